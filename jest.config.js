@@ -1,0 +1,24 @@
+// Two tiers: unit tests beside the code, e2e suites that boot the whole app on a real PostgreSQL.
+const tsJest = ['ts-jest', { tsconfig: 'tsconfig.json' }];
+
+module.exports = {
+  projects: [
+    {
+      displayName: 'unit',
+      testEnvironment: 'node',
+      rootDir: __dirname,
+      testMatch: ['<rootDir>/src/**/*.spec.ts'],
+      transform: { '^.+\\.ts$': tsJest },
+    },
+    {
+      displayName: 'e2e',
+      testEnvironment: 'node',
+      rootDir: __dirname,
+      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      transform: { '^.+\\.ts$': tsJest },
+      globalSetup: '<rootDir>/test/global-setup.mjs',
+      globalTeardown: '<rootDir>/test/global-teardown.mjs',
+      testTimeout: 60000,
+    },
+  ],
+};

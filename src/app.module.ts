@@ -1,0 +1,46 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { ConfigModule } from '@nestjs/config';
+import { APP_GUARD } from '@nestjs/core';
+import { CommonModule } from './common/common.module';
+import { AuthenticationGuard } from './common/guards/authentication.guard';
+import { BrandContextGuard } from './common/guards/brand-context.guard';
+import { PermissionGuard } from './common/guards/permission.guard';
+import { validateEnvironment } from './config/environment';
+import { DatabaseModule } from './database/database.module';
+import { HealthModule } from './health/health.module';
+import { IdentityModule } from './identity/identity.module';
+import { LoggingModule } from './logging.module';
+
+export interface AppModuleOptions {
+  /** The resolved database: DATABASE_URL, or the embedded server main.ts started. */
+  databaseUrl: string;
+  /** Variables that win over process.env (tests run several differently configured apps). */
+  env?: Record<string, string>;
+}
+
+@Module({})
+export class AppModule {
+  static register(options: AppModuleOptions): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot({
+          isGlobal: true,
+          ignoreEnvFile: true,
+          validate: (raw) => validateEnvironment({ ...raw, ...options.env }),
+        }),
+        LoggingModule,
+        CommonModule,
+        DatabaseModule.forRoot(options.databaseUrl),
+        HealthModule,
+        IdentityModule,
+      ],
+      providers: [
+        // The guard chain, in this order: who is calling, in which brand, may they.
+        { provide: APP_GUARD, useClass: AuthenticationGuard },
+        { provide: APP_GUARD, useClass: BrandContextGuard },
+        { provide: APP_GUARD, useClass: PermissionGuard },
+      ],
+    };
+  }
+}

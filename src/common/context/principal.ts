@@ -1,0 +1,18 @@
+import type { BrandPermission } from './permissions';
+
+export type PrincipalKind = 'user' | 'integration_key' | 'site_key';
+
+/**
+ * Who is calling, whatever the credential. The guards only ask these questions, so a new kind
+ * of credential plugs in without touching them.
+ */
+export interface Principal {
+  readonly kind: PrincipalKind;
+  readonly id: number;
+  readonly isSuperadmin: boolean;
+  /** Keys are bound to one brand and always act in it; users have none. */
+  readonly boundBrandId: number | null;
+  /** The brand a user acts in when the request names none: their only membership. */
+  defaultBrandId(): number | null;
+  permissionsIn(brandId: number): ReadonlySet<BrandPermission>;
+}

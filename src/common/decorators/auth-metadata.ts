@@ -1,0 +1,8 @@
+import type { Permission } from '../context/permissions';
+
+export const IS_PUBLIC = 'auth:public';
+export const REQUIRED_PERMISSION = 'auth:permission';
+export const NEEDS_BRAND = 'auth:needs-brand';
+export const SESSION_ONLY = 'auth:session-only';
+
+export type RequiredPermission = Permission;

@@ -1,0 +1,38 @@
+import { applyDecorators, SetMetadata } from '@nestjs/common';
+import { ApiBearerAuth, ApiCookieAuth, ApiForbiddenResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { PLATFORM_ADMIN, type Permission } from '../context/permissions';
+import { ErrorText } from '../errors/error-texts';
+import { NEEDS_BRAND, REQUIRED_PERMISSION, SESSION_ONLY } from './auth-metadata';
+
+const authDocs = () =>
+  applyDecorators(
+    ApiBearerAuth(),
+    ApiCookieAuth('session'),
+    ApiUnauthorizedResponse({ description: `${ErrorText.unauthorized} | ${ErrorText.invalidToken}` }),
+  );
+
+/**
+ * The permission a route needs, enforced by the global PermissionGuard and documented in OpenAPI
+ * from the same call, so the docs cannot drift from enforcement. A brand permission also makes
+ * the route brand-scoped.
+ */
+export const RequirePermission = (permission: Permission) =>
+  applyDecorators(
+    SetMetadata(REQUIRED_PERMISSION, permission),
+    SetMetadata(NEEDS_BRAND, permission !== PLATFORM_ADMIN),
+    authDocs(),
+    ApiForbiddenResponse({
+      description:
+        permission === PLATFORM_ADMIN
+          ? ErrorText.missingPermission(permission)
+          : `${ErrorText.missingPermission(permission)} | ${ErrorText.noBrandAccess} | ${ErrorText.brandNotAllowed}`,
+    }),
+  );
+
+/** Routes about the caller's own session (logout, me): integration and site keys have none. */
+export const RequireSession = () =>
+  applyDecorators(
+    SetMetadata(SESSION_ONLY, true),
+    authDocs(),
+    ApiForbiddenResponse({ description: ErrorText.sessionRequired }),
+  );

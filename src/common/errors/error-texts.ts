@@ -1,0 +1,16 @@
+/** Exact texts fixed by the spec and the API contract; clients compare them character for character. */
+export const ErrorText = {
+  unauthorized: 'Unauthorized',
+  invalidToken: 'Invalid token',
+  invalidCsrfToken: 'Invalid CSRF token',
+  missingPermission: (permission: string) => `Forbidden: Missing permission ${permission}`,
+  brandNotAllowed: 'Forbidden: brand not allowed',
+  noBrandAccess: 'Forbidden: no brand access configured',
+  sessionRequired: 'Forbidden: a user session is required',
+  tooManyLoginAttempts: 'Too many login attempts',
+  notFound: 'Not found',
+  malformedJson: 'Malformed JSON body',
+  payloadTooLarge: 'Payload too large',
+  internal: 'Internal server error',
+  serviceUnavailable: 'Service unavailable',
+} as const;

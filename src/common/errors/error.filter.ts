@@ -1,0 +1,62 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { AppError } from './app-error';
+import { ErrorText } from './error-texts';
+
+interface ErrorBody {
+  error: string;
+  details?: string[];
+  requestId?: string;
+}
+
+/** Every failure of every route, and of the body parser before routing, ends here. */
+@Catch()
+export class ErrorFilter implements ExceptionFilter {
+  private readonly logger = new Logger('ErrorFilter');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const request = http.getRequest<Request>();
+    const response = http.getResponse<Response>();
+    const { status, body, headers } = this.describe(exception);
+    if (status >= 500) {
+      // Only name, message and stack: driver errors carry query parameters, which can hold secrets.
+      const err = exception instanceof Error ? { type: exception.name, message: exception.message, stack: exception.stack } : { message: String(exception) };
+      this.logger.error({ err, path: request.path }, 'request failed');
+    }
+    body.requestId = String(request.id ?? '');
+    if (response.headersSent) return;
+    for (const [name, value] of Object.entries(headers ?? {})) response.setHeader(name, value);
+    response.status(status).json(body);
+  }
+
+  private describe(exception: unknown): { status: number; body: ErrorBody; headers?: Record<string, string> } {
+    if (exception instanceof AppError) {
+      const body: ErrorBody = { error: exception.message };
+      if (exception.details) body.details = exception.details;
+      return { status: exception.status, body, headers: exception.headers };
+    }
+    const parserError = exception as { type?: string; status?: number };
+    if (parserError?.type === 'entity.too.large') return { status: 413, body: { error: ErrorText.payloadTooLarge } };
+    if (parserError?.type === 'entity.parse.failed') return { status: 400, body: { error: ErrorText.malformedJson } };
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      return { status, body: { error: textForStatus(status, exception) } };
+    }
+    return { status: 500, body: { error: ErrorText.internal } };
+  }
+}
+
+function textForStatus(status: number, exception: HttpException): string {
+  switch (status) {
+    case 404:
+      return ErrorText.notFound;
+    case 413:
+      return ErrorText.payloadTooLarge;
+    case 503:
+      return ErrorText.serviceUnavailable;
+    default:
+      // Framework exceptions below 500 carry safe, short messages (e.g. "Method Not Allowed").
+      return status >= 500 ? ErrorText.internal : exception.message;
+  }
+}

@@ -1,0 +1,60 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Request } from 'express';
+import { BrandDirectory } from '../context/brand-directory';
+import { contextOf } from '../context/context-of';
+import { IS_PUBLIC, NEEDS_BRAND } from '../decorators/auth-metadata';
+import { AppError } from '../errors/app-error';
+import { ErrorText } from '../errors/error-texts';
+
+const POSITIVE_INT = /^[1-9]\d{0,9}$/;
+
+/**
+ * Second of the chain: which brand the request acts in. A path that names the brand decides it;
+ * keys act in their own brand; a user names it in `X-Brand-Id` or has exactly one membership.
+ */
+@Injectable()
+export class BrandContextGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly brands: BrandDirectory,
+  ) {}
+
+  async canActivate(execution: ExecutionContext): Promise<boolean> {
+    const targets = [execution.getHandler(), execution.getClass()];
+    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
+    const request = execution.switchToHttp().getRequest<Request>();
+    const ctx = contextOf(request);
+    const principal = ctx.principal!;
+
+    const raw = request.params?.brandId;
+    const pathBrand = parseId(typeof raw === 'string' ? raw : undefined, 'brandId');
+    if (pathBrand !== undefined) {
+      ctx.brandId = pathBrand;
+    } else if (principal.boundBrandId !== null) {
+      ctx.brandId = principal.boundBrandId;
+    } else {
+      const headerBrand = parseId(request.header('x-brand-id'), 'X-Brand-Id');
+      if (headerBrand === undefined) {
+        ctx.brandId = principal.defaultBrandId();
+      } else if (principal.isSuperadmin && !(await this.brands.exists(headerBrand))) {
+        ctx.brandId = null;
+      } else {
+        ctx.brandId = headerBrand;
+      }
+    }
+
+    if (ctx.brandId === null && this.reflector.getAllAndOverride<boolean>(NEEDS_BRAND, targets)) {
+      throw AppError.forbidden(ErrorText.noBrandAccess);
+    }
+    return true;
+  }
+}
+
+function parseId(raw: string | undefined, name: string): number | undefined {
+  if (raw === undefined) return undefined;
+  if (!POSITIVE_INT.test(raw) || Number(raw) > 2_147_483_647) {
+    throw AppError.badRequest([`${name} must be a positive integer`]);
+  }
+  return Number(raw);
+}

@@ -1,0 +1,33 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Request } from 'express';
+import { contextOf } from '../context/context-of';
+import { PLATFORM_ADMIN, type BrandPermission, type Permission } from '../context/permissions';
+import { IS_PUBLIC, REQUIRED_PERMISSION, SESSION_ONLY } from '../decorators/auth-metadata';
+import { AppError } from '../errors/app-error';
+import { ErrorText } from '../errors/error-texts';
+
+/** Last of the chain: may this caller do this, in this brand. */
+@Injectable()
+export class PermissionGuard implements CanActivate {
+  constructor(private readonly reflector: Reflector) {}
+
+  canActivate(execution: ExecutionContext): boolean {
+    const targets = [execution.getHandler(), execution.getClass()];
+    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
+    const ctx = contextOf(execution.switchToHttp().getRequest<Request>());
+    const principal = ctx.principal!;
+
+    if (this.reflector.getAllAndOverride<boolean>(SESSION_ONLY, targets) && principal.kind !== 'user') {
+      throw AppError.forbidden(ErrorText.sessionRequired);
+    }
+    const required = this.reflector.getAllAndOverride<Permission | undefined>(REQUIRED_PERMISSION, targets);
+    if (required === undefined) return true;
+    const allowed =
+      required === PLATFORM_ADMIN
+        ? principal.isSuperadmin
+        : ctx.brandId !== null && principal.permissionsIn(ctx.brandId).has(required as BrandPermission);
+    if (!allowed) throw AppError.forbidden(ErrorText.missingPermission(required));
+    return true;
+  }
+}

@@ -1,0 +1,35 @@
+import { ValidationError, ValidationPipe } from '@nestjs/common';
+import { AppError } from '../errors/app-error';
+
+// A field of the wrong type fails its length and range checks too; naming the type is the useful part.
+const TYPE_CHECKS = ['isDefined', 'isString', 'isInt', 'isNumber', 'isBoolean', 'isArray', 'isObject', 'isEmail'];
+
+function mainProblem(constraints: Record<string, string>): string | undefined {
+  const key = TYPE_CHECKS.find((check) => check in constraints) ?? Object.keys(constraints)[0];
+  return key === undefined ? undefined : constraints[key];
+}
+
+/** One problem per field, every field, nested ones with their path (`items.0.quantity must be …`). */
+export function flattenValidationErrors(errors: ValidationError[], prefix = ''): string[] {
+  const messages: string[] = [];
+  for (const error of errors) {
+    const path = prefix ? `${prefix}.${error.property}` : error.property;
+    const message = mainProblem(error.constraints ?? {});
+    if (message !== undefined) messages.push(prefix ? message.replace(error.property, path) : message);
+    if (error.children?.length) messages.push(...flattenValidationErrors(error.children, path));
+  }
+  return messages;
+}
+
+export function createValidationPipe(): ValidationPipe {
+  return new ValidationPipe({
+    transform: true,
+    whitelist: true,
+    forbidUnknownValues: true,
+    validationError: { target: false, value: false },
+    exceptionFactory: (errors) => {
+      const details = flattenValidationErrors(errors);
+      return AppError.badRequest(details.length ? details : ['Request body must be a JSON object']);
+    },
+  });
+}

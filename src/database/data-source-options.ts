@@ -1,0 +1,22 @@
+import { DataSourceOptions } from 'typeorm';
+import { migrations } from './migrations';
+
+/** One definition of the connection, shared by the service, the tests and the TypeORM CLI. */
+export function dataSourceOptions(url: string, poolSize = 10): DataSourceOptions {
+  return {
+    type: 'postgres',
+    url,
+    migrations,
+    migrationsTableName: 'migrations',
+    migrationsTransactionMode: 'each',
+    // The schema comes from migrations only.
+    synchronize: false,
+    migrationsRun: false,
+    extra: {
+      max: poolSize,
+      // Fail fast instead of hanging when the server is gone, so /health can answer 503.
+      connectionTimeoutMillis: 5000,
+      application_name: 'commerce-integration-layer',
+    },
+  };
+}

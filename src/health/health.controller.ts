@@ -1,0 +1,29 @@
+import { Controller, Get } from '@nestjs/common';
+import { ApiOkResponse, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { HealthCheck, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import { Public } from '../common/decorators/public.decorator';
+import { AppError } from '../common/errors/app-error';
+import { ErrorText } from '../common/errors/error-texts';
+
+@ApiTags('operations')
+@Controller('health')
+export class HealthController {
+  constructor(
+    private readonly health: HealthCheckService,
+    private readonly database: TypeOrmHealthIndicator,
+  ) {}
+
+  @Public()
+  @Get()
+  @HealthCheck({ swaggerDocumentation: false })
+  @ApiOkResponse({ description: '{status: "ok"} once the database answers' })
+  @ApiServiceUnavailableResponse({ description: 'Service unavailable' })
+  async check() {
+    try {
+      const result = await this.health.check([() => this.database.pingCheck('database', { timeout: 2000 })]);
+      return { status: result.status, details: result.details };
+    } catch {
+      throw new AppError(503, ErrorText.serviceUnavailable, ['database: not answering']);
+    }
+  }
+}

@@ -1,0 +1,42 @@
+import { Body, Controller, Get, Param, Post, Put } from '@nestjs/common';
+import { ApiConflictResponse, ApiTags } from '@nestjs/swagger';
+import { PLATFORM_ADMIN } from '../common/context/permissions';
+import { RequirePermission } from '../common/decorators/require-permission.decorator';
+import { ParseIdPipe } from '../common/validation/parse-id.pipe';
+import { BrandsService } from './brands.service';
+import { CreateBrandDto } from './dto/create-brand.dto';
+import { PutMembershipDto } from './dto/put-membership.dto';
+import { MembershipsService } from './memberships.service';
+
+@ApiTags('platform administration')
+@Controller('admin/brands')
+export class AdminBrandsController {
+  constructor(
+    private readonly brands: BrandsService,
+    private readonly memberships: MembershipsService,
+  ) {}
+
+  @RequirePermission(PLATFORM_ADMIN)
+  @Post()
+  @ApiConflictResponse({ description: 'A brand with this slug already exists' })
+  create(@Body() body: CreateBrandDto) {
+    return this.brands.create(body);
+  }
+
+  @RequirePermission(PLATFORM_ADMIN)
+  @Get()
+  async list() {
+    return { items: await this.brands.list() };
+  }
+
+  /** A superadministrator, or a member of the brand holding settings.manage (the path decides the brand). */
+  @RequirePermission('settings.manage')
+  @Put(':brandId/members/:userId')
+  putMember(
+    @Param('brandId', ParseIdPipe) brandId: number,
+    @Param('userId', ParseIdPipe) userId: number,
+    @Body() body: PutMembershipDto,
+  ) {
+    return this.memberships.put(brandId, userId, body.permissions);
+  }
+}

@@ -1,0 +1,57 @@
+import { Body, Controller, Get, HttpCode, Post, Res } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { ApiOkResponse, ApiTags, ApiTooManyRequestsResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import type { Response } from 'express';
+import type { Environment } from '../config/environment';
+import type { RequestContext } from '../common/context/request-context';
+import { Ctx } from '../common/decorators/ctx.decorator';
+import { Public } from '../common/decorators/public.decorator';
+import { RequireSession } from '../common/decorators/require-permission.decorator';
+import { SESSION_COOKIE } from '../common/guards/authentication.guard';
+import { AuthService } from './auth.service';
+import { LoginDto } from './dto/login.dto';
+
+@ApiTags('auth')
+@Controller('auth')
+export class AuthController {
+  private readonly secureCookie: boolean;
+
+  constructor(
+    private readonly auth: AuthService,
+    config: ConfigService<Environment, true>,
+  ) {
+    this.secureCookie = config.get('SESSION_COOKIE_SECURE', { infer: true });
+  }
+
+  @Public()
+  @Post('login')
+  @HttpCode(200)
+  @ApiOkResponse({ description: '{token, csrfToken, user: {id, email, isSuperadmin}}; also sets the `session` cookie' })
+  @ApiUnauthorizedResponse({ description: 'Unauthorized' })
+  @ApiTooManyRequestsResponse({ description: 'Too many login attempts (with Retry-After)' })
+  async login(@Body() body: LoginDto, @Res({ passthrough: true }) response: Response) {
+    const { session, user } = await this.auth.login(body.email, body.password);
+    response.cookie(SESSION_COOKIE, session.token, {
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: this.secureCookie,
+      path: '/',
+      expires: session.expiresAt,
+    });
+    return { token: session.token, csrfToken: session.csrfToken, user };
+  }
+
+  @RequireSession()
+  @Post('logout')
+  @HttpCode(204)
+  async logout(@Ctx() ctx: RequestContext, @Res({ passthrough: true }) response: Response): Promise<void> {
+    await this.auth.logout(ctx);
+    response.clearCookie(SESSION_COOKIE, { path: '/' });
+  }
+
+  @RequireSession()
+  @Get('me')
+  me(@Ctx() ctx: RequestContext) {
+    return this.auth.me(ctx);
+  }
+}

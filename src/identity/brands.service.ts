@@ -1,0 +1,57 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { BrandDirectory } from '../common/context/brand-directory';
+import { AppError } from '../common/errors/app-error';
+import { isUniqueViolation } from '../common/errors/pg-errors';
+import { BrandEntity } from './entities/brand.entity';
+import { normalizeEmail } from './users.service';
+
+export interface BrandView {
+  id: number;
+  name: string;
+  slug: string;
+  staffEmail: string | null;
+}
+
+const toBrandView = (brand: BrandEntity): BrandView => ({
+  id: brand.id,
+  name: brand.name,
+  slug: brand.slug,
+  staffEmail: brand.staffEmail,
+});
+
+@Injectable()
+export class BrandsService implements BrandDirectory {
+  constructor(@InjectRepository(BrandEntity) private readonly brands: Repository<BrandEntity>) {}
+
+  async create(input: { name: string; slug: string; staffEmail?: string }): Promise<BrandView> {
+    try {
+      const brand = await this.brands.save(
+        this.brands.create({
+          name: input.name.trim(),
+          slug: input.slug,
+          staffEmail: input.staffEmail ? normalizeEmail(input.staffEmail) : null,
+        }),
+      );
+      return toBrandView(brand);
+    } catch (error) {
+      if (isUniqueViolation(error, 'uq_brands_slug')) throw AppError.conflict('A brand with this slug already exists');
+      throw error;
+    }
+  }
+
+  async list(): Promise<BrandView[]> {
+    return (await this.brands.find({ order: { id: 'ASC' } })).map(toBrandView);
+  }
+
+  async exists(brandId: number): Promise<boolean> {
+    return this.brands.exists({ where: { id: brandId } });
+  }
+
+  async get(brandId: number): Promise<BrandView> {
+    const brand = await this.brands.findOne({ where: { id: brandId } });
+    if (!brand) throw AppError.notFound();
+    return toBrandView(brand);
+  }
+}

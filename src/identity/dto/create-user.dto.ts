@@ -1,0 +1,20 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsBoolean, IsEmail, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+
+export class CreateUserDto {
+  @ApiProperty({ example: 'manager@brand.example' })
+  @IsEmail()
+  @MaxLength(254)
+  email: string;
+
+  @ApiProperty({ minLength: 8, maxLength: 256 })
+  @IsString()
+  @MinLength(8)
+  @MaxLength(256)
+  password: string;
+
+  @ApiPropertyOptional({ default: false })
+  @IsOptional()
+  @IsBoolean()
+  isSuperadmin?: boolean;
+}

@@ -1,0 +1,13 @@
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+
+@Entity('login_failures')
+export class LoginFailureEntity {
+  @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'BY DEFAULT' })
+  id: string;
+
+  @Column({ type: 'varchar', length: 254 })
+  email: string;
+
+  @Column({ name: 'attempted_at', type: 'timestamptz', default: () => 'now()' })
+  attemptedAt: Date;
+}

@@ -1,0 +1,24 @@
+import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+
+/** Server-side session behind a signed JWT: ending it here ends the token at once. */
+@Entity('sessions')
+export class SessionEntity {
+  @PrimaryColumn({ type: 'uuid' })
+  id: string;
+
+  @Column({ name: 'user_id', type: 'integer' })
+  userId: number;
+
+  /** SHA-256 of the CSRF token; the token itself is only ever in the login response. */
+  @Column({ name: 'csrf_token_hash', type: 'char', length: 64 })
+  csrfTokenHash: string;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @Column({ name: 'expires_at', type: 'timestamptz' })
+  expiresAt: Date;
+
+  @Column({ name: 'ended_at', type: 'timestamptz', nullable: true })
+  endedAt: Date | null;
+}

@@ -1,0 +1,53 @@
+import { Module } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { JwtService } from '@nestjs/jwt';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { BrandDirectory } from '../common/context/brand-directory';
+import type { Environment } from '../config/environment';
+import { AdminBrandsController } from './admin-brands.controller';
+import { AdminUsersController } from './admin-users.controller';
+import { AuthController } from './auth.controller';
+import { AuthService } from './auth.service';
+import { BootstrapAdmin } from './bootstrap-admin';
+import { BrandsService } from './brands.service';
+import { BrandEntity } from './entities/brand.entity';
+import { LoginFailureEntity } from './entities/login-failure.entity';
+import { MembershipEntity } from './entities/membership.entity';
+import { SessionEntity } from './entities/session.entity';
+import { UserEntity } from './entities/user.entity';
+import { LoginThrottle } from './login-throttle.service';
+import { MembershipsService } from './memberships.service';
+import { PasswordHasher } from './password-hasher';
+import { SessionCredentialResolver } from './session-credential.resolver';
+import { loadSessionSecret } from './session-secret';
+import { SessionsService } from './sessions.service';
+import { UsersService } from './users.service';
+
+/** Users, brands, memberships and sessions; plugs the session credential into the guard chain. */
+@Module({
+  imports: [TypeOrmModule.forFeature([UserEntity, BrandEntity, MembershipEntity, SessionEntity, LoginFailureEntity])],
+  controllers: [AuthController, AdminUsersController, AdminBrandsController],
+  providers: [
+    {
+      provide: JwtService,
+      inject: [ConfigService],
+      useFactory: async (config: ConfigService<Environment, true>) =>
+        new JwtService({
+          secret: await loadSessionSecret(config.get('SESSION_SECRET', { infer: true }), config.get('DATA_DIR', { infer: true })),
+          signOptions: { algorithm: 'HS256' },
+        }),
+    },
+    AuthService,
+    BootstrapAdmin,
+    BrandsService,
+    { provide: BrandDirectory, useExisting: BrandsService },
+    LoginThrottle,
+    MembershipsService,
+    PasswordHasher,
+    SessionCredentialResolver,
+    SessionsService,
+    UsersService,
+  ],
+  exports: [BrandDirectory, BrandsService, UsersService],
+})
+export class IdentityModule {}

@@ -1,0 +1,42 @@
+import type { BrandPermission } from '../common/context/permissions';
+import { ALL_BRAND_PERMISSIONS } from '../common/context/permissions';
+import type { Principal } from '../common/context/principal';
+
+const NONE: ReadonlySet<BrandPermission> = new Set();
+
+export interface MembershipRow {
+  brandId: number;
+  permissions: BrandPermission[];
+}
+
+/** A person signed in with a session; acts in a brand with the permissions of their membership there. */
+export class UserPrincipal implements Principal {
+  readonly kind = 'user' as const;
+  readonly boundBrandId = null;
+  private readonly memberships: ReadonlyMap<number, ReadonlySet<BrandPermission>>;
+
+  constructor(
+    readonly id: number,
+    readonly email: string,
+    readonly isSuperadmin: boolean,
+    readonly sessionId: string,
+    memberships: MembershipRow[],
+  ) {
+    this.memberships = new Map(memberships.map((m) => [m.brandId, new Set(m.permissions)]));
+  }
+
+  defaultBrandId(): number | null {
+    // A superadministrator works in every brand, so must always name the one meant.
+    if (this.isSuperadmin) return null;
+    return this.memberships.size === 1 ? [...this.memberships.keys()][0] : null;
+  }
+
+  permissionsIn(brandId: number): ReadonlySet<BrandPermission> {
+    if (this.isSuperadmin) return ALL_BRAND_PERMISSIONS;
+    return this.memberships.get(brandId) ?? NONE;
+  }
+
+  membershipList(): MembershipRow[] {
+    return [...this.memberships].map(([brandId, permissions]) => ({ brandId, permissions: [...permissions] }));
+  }
+}

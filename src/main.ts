@@ -1,0 +1,51 @@
+import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { AppModule } from './app.module';
+import { ConfigurationError, validateEnvironment, type Environment } from './config/environment';
+import { redactDatabaseUrl } from './database/database-url';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from './database/embedded-postgres';
+import { APP_OPTIONS, setupApp } from './setup-app';
+
+async function main(): Promise<void> {
+  let env: Environment;
+  try {
+    env = validateEnvironment(process.env);
+  } catch (error) {
+    if (!(error instanceof ConfigurationError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  }
+
+  const logger = new Logger('Main');
+  let embedded: EmbeddedDatabase | null = null;
+  if (!env.DATABASE_URL) {
+    embedded = await startEmbeddedPostgres({ dataDir: env.DATA_DIR, log: (m) => logger.log(m) });
+  }
+  const databaseUrl = env.DATABASE_URL ?? embedded!.url;
+
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.register({ databaseUrl }), APP_OPTIONS);
+  setupApp(app);
+  await app.listen(env.PORT, env.HOST);
+  logger.log(`listening on ${env.HOST}:${env.PORT}, database ${embedded ? 'embedded' : redactDatabaseUrl(databaseUrl)}`);
+
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    logger.log(`${signal} received: closing`);
+    await app.close();
+    // The embedded server stops after the app has closed its connections.
+    await embedded?.stop();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

