@@ -24,10 +24,13 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
+        // Loaded (not `validate`d) so the validated values never leak back into process.env,
+        // and skipProcessEnv so nothing is read around the validation.
         ConfigModule.forRoot({
           isGlobal: true,
           ignoreEnvFile: true,
-          validate: (raw) => validateEnvironment({ ...raw, ...options.env }),
+          skipProcessEnv: true,
+          load: [() => ({ ...validateEnvironment({ ...process.env, ...options.env }) })],
         }),
         LoggingModule,
         CommonModule,

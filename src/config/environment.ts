@@ -11,7 +11,6 @@ import {
   MaxLength,
   Min,
   MinLength,
-  ValidateIf,
   validateSync,
 } from 'class-validator';
 
@@ -80,8 +79,8 @@ export class Environment {
   BOOTSTRAP_ADMIN_EMAIL?: string;
 
   @Transform(emptyToUndefined)
-  @ValidateIf((env: Environment) => env.BOOTSTRAP_ADMIN_EMAIL !== undefined || env.BOOTSTRAP_ADMIN_PASSWORD !== undefined)
-  @IsString({ message: 'BOOTSTRAP_ADMIN_PASSWORD must be set together with BOOTSTRAP_ADMIN_EMAIL' })
+  @IsOptional()
+  @IsString({ message: 'BOOTSTRAP_ADMIN_PASSWORD must be a string' })
   @MinLength(8, { message: 'BOOTSTRAP_ADMIN_PASSWORD must be at least 8 characters' })
   @MaxLength(256, { message: 'BOOTSTRAP_ADMIN_PASSWORD must be at most 256 characters' })
   BOOTSTRAP_ADMIN_PASSWORD?: string;
@@ -101,8 +100,11 @@ export class ConfigurationError extends Error {}
 /** Parses and validates raw variables; throws ConfigurationError whose message is one line. */
 export function validateEnvironment(raw: Record<string, unknown>): Environment {
   const env = plainToInstance(Environment, raw, { exposeDefaultValues: true });
-  if (raw.BOOTSTRAP_ADMIN_PASSWORD && !raw.BOOTSTRAP_ADMIN_EMAIL) {
-    throw new ConfigurationError('Invalid configuration: BOOTSTRAP_ADMIN_EMAIL must be set together with BOOTSTRAP_ADMIN_PASSWORD');
+  if (Boolean(raw.BOOTSTRAP_ADMIN_PASSWORD) !== Boolean(raw.BOOTSTRAP_ADMIN_EMAIL)) {
+    const [missing, given] = raw.BOOTSTRAP_ADMIN_EMAIL
+      ? ['BOOTSTRAP_ADMIN_PASSWORD', 'BOOTSTRAP_ADMIN_EMAIL']
+      : ['BOOTSTRAP_ADMIN_EMAIL', 'BOOTSTRAP_ADMIN_PASSWORD'];
+    throw new ConfigurationError(`Invalid configuration: ${missing} must be set together with ${given}`);
   }
   const errors = validateSync(env, { whitelist: false, forbidUnknownValues: false });
   if (errors.length > 0) {

@@ -1,7 +1,7 @@
 import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Test } from '@nestjs/testing';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
@@ -26,6 +26,7 @@ export interface TestAppOptions {
 
 /** The whole AppModule, set up exactly as main.ts does, on a real database. */
 export async function startTestApp(options: TestAppOptions): Promise<TestApp> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'cil-test-data-'));
   const moduleRef = await Test.createTestingModule({
     imports: [
       AppModule.register({
@@ -33,7 +34,7 @@ export async function startTestApp(options: TestAppOptions): Promise<TestApp> {
         env: {
           LOG_LEVEL: 'silent',
           SESSION_SECRET: TEST_SESSION_SECRET,
-          DATA_DIR: mkdtempSync(path.join(tmpdir(), 'cil-test-data-')),
+          DATA_DIR: dataDir,
           BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
           BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
           ...options.env,
@@ -44,7 +45,14 @@ export async function startTestApp(options: TestAppOptions): Promise<TestApp> {
   }).compile();
   const app = setupApp(moduleRef.createNestApplication<NestExpressApplication>(APP_OPTIONS));
   await app.init();
-  return { app, http: app.getHttpServer(), close: () => app.close() };
+  return {
+    app,
+    http: app.getHttpServer(),
+    close: async () => {
+      await app.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }
 
 export interface Session {

@@ -1,12 +1,15 @@
-import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
+import { UserEntity } from './user.entity';
 
 /** Server-side session behind a signed JWT: ending it here ends the token at once. */
 @Entity('sessions')
+@Index('ix_sessions_user', ['userId'])
 export class SessionEntity {
   @PrimaryColumn({ type: 'uuid' })
   id: string;
 
   @Column({ name: 'user_id', type: 'integer' })
+  @ForeignKey(() => UserEntity, { name: 'sessions_user_id_fkey', onDelete: 'CASCADE' })
   userId: number;
 
   /** SHA-256 of the CSRF token; the token itself is only ever in the login response. */

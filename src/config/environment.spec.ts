@@ -1,0 +1,42 @@
+import { ConfigurationError, validateEnvironment } from './environment';
+
+describe('validateEnvironment', () => {
+  it('applies the documented defaults', () => {
+    const env = validateEnvironment({});
+    expect(env).toMatchObject({
+      PORT: 3000,
+      HOST: '0.0.0.0',
+      DATA_DIR: './data',
+      MIGRATIONS_RUN: true,
+      DATABASE_POOL_SIZE: 10,
+      SESSION_TTL_HOURS: 12,
+      SESSION_COOKIE_SECURE: false,
+      LOG_LEVEL: 'info',
+      TRUST_PROXY: false,
+    });
+    expect(env.DATABASE_URL).toBeUndefined();
+    expect(env.SESSION_SECRET).toBeUndefined();
+  });
+
+  it('parses numbers and booleans from strings', () => {
+    const env = validateEnvironment({ PORT: '8080', MIGRATIONS_RUN: 'false', DATABASE_POOL_SIZE: '25' });
+    expect(env.PORT).toBe(8080);
+    expect(env.MIGRATIONS_RUN).toBe(false);
+    expect(env.DATABASE_POOL_SIZE).toBe(25);
+  });
+
+  it('treats an empty value as unset', () => {
+    expect(validateEnvironment({ DATABASE_URL: '', SESSION_SECRET: '' }).DATABASE_URL).toBeUndefined();
+  });
+
+  it.each([
+    [{ PORT: '70000' }, 'Invalid configuration: PORT must be an integer between 0 and 65535'],
+    [{ DATABASE_URL: 'http://db' }, 'Invalid configuration: DATABASE_URL must be a postgres:// URL'],
+    [{ LOG_LEVEL: 'loud' }, 'Invalid configuration: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent'],
+    [{ BOOTSTRAP_ADMIN_EMAIL: 'a@b.example' }, 'Invalid configuration: BOOTSTRAP_ADMIN_PASSWORD must be set together with BOOTSTRAP_ADMIN_EMAIL'],
+    [{ BOOTSTRAP_ADMIN_PASSWORD: 'long-enough' }, 'Invalid configuration: BOOTSTRAP_ADMIN_EMAIL must be set together with BOOTSTRAP_ADMIN_PASSWORD'],
+    [{ BOOTSTRAP_ADMIN_EMAIL: 'a@b.example', BOOTSTRAP_ADMIN_PASSWORD: 'short' }, 'Invalid configuration: BOOTSTRAP_ADMIN_PASSWORD must be at least 8 characters'],
+  ])('%p is refused with one line naming the variable', (raw, message) => {
+    expect(() => validateEnvironment(raw)).toThrow(new ConfigurationError(message));
+  });
+});

@@ -1,0 +1,25 @@
+import { ALL_BRAND_PERMISSIONS } from '../common/context/permissions';
+import { UserPrincipal } from './user-principal';
+
+describe('UserPrincipal', () => {
+  it('acts in its only brand by default, and in none with two', () => {
+    expect(new UserPrincipal(1, 'a@x', false, 's', [{ brandId: 7, permissions: ['orders.read'] }]).defaultBrandId()).toBe(7);
+    const two = new UserPrincipal(1, 'a@x', false, 's', [
+      { brandId: 7, permissions: ['orders.read'] },
+      { brandId: 8, permissions: ['orders.read'] },
+    ]);
+    expect(two.defaultBrandId()).toBeNull();
+  });
+
+  it('has the permissions of its membership in a brand, and none elsewhere', () => {
+    const user = new UserPrincipal(1, 'a@x', false, 's', [{ brandId: 7, permissions: ['orders.read', 'stock.read'] }]);
+    expect([...user.permissionsIn(7)]).toEqual(['orders.read', 'stock.read']);
+    expect(user.permissionsIn(8).size).toBe(0);
+  });
+
+  it('a superadministrator has every permission in every brand but no default brand', () => {
+    const admin = new UserPrincipal(1, 'a@x', true, 's', [{ brandId: 7, permissions: ['orders.read'] }]);
+    expect(admin.permissionsIn(99)).toBe(ALL_BRAND_PERMISSIONS);
+    expect(admin.defaultBrandId()).toBeNull();
+  });
+});

@@ -1,0 +1,166 @@
+import request from 'supertest';
+import { ProbeModule } from './support/probe.module';
+import { Fixtures } from './support/fixtures';
+import { createTestDatabase, type TestDatabase } from './support/test-database';
+import { bearer, login, startTestApp, type Session, type TestApp } from './support/test-app';
+
+type Who = 'anonymous' | 'superadmin' | 'manager' | 'reader' | 'outsider';
+type Expectation = number | [number, string];
+
+interface Endpoint {
+  name: string;
+  call: (who: Session | null, ctx: { brandA: number; targetUserId: number }) => request.Test;
+  expect: Record<Who, Expectation>;
+}
+
+const MISSING_ADMIN: [number, string] = [403, 'Forbidden: Missing permission platform.admin'];
+const MISSING_MANAGE: [number, string] = [403, 'Forbidden: Missing permission settings.manage'];
+const UNAUTHORIZED: [number, string] = [401, 'Unauthorized'];
+let n = 0;
+
+describe('permission matrix: session users × endpoints', () => {
+  let db: TestDatabase;
+  let t: TestApp;
+  let fx: Fixtures;
+  let brandA: number;
+  let brandB: number;
+  let targetUserId: number;
+  const sessions = {} as Record<Exclude<Who, 'anonymous'>, Session>;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    t = await startTestApp({ databaseUrl: db.url, imports: [ProbeModule] });
+    fx = await Fixtures.create(t.http);
+    brandA = await fx.brand();
+    brandB = await fx.brand();
+    targetUserId = (await fx.user()).id;
+    sessions.superadmin = fx.admin;
+    sessions.manager = await fx.member(brandA, ['settings.manage']);
+    sessions.reader = await fx.member(brandA, ['orders.read']);
+    const outsider = await fx.user();
+    sessions.outsider = await login(t.http, outsider.email, outsider.password);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await db?.drop();
+  });
+
+  const as = (who: Session | null, test: request.Test) => (who ? test.set(bearer(who)) : test);
+
+  const endpoints: Endpoint[] = [
+    {
+      name: 'POST /admin/brands',
+      call: (who) => as(who, request(t.http).post('/admin/brands').send({ name: 'M', slug: `matrix-${++n}` })),
+      expect: { anonymous: UNAUTHORIZED, superadmin: 201, manager: MISSING_ADMIN, reader: MISSING_ADMIN, outsider: MISSING_ADMIN },
+    },
+    {
+      name: 'GET /admin/brands',
+      call: (who) => as(who, request(t.http).get('/admin/brands')),
+      expect: { anonymous: UNAUTHORIZED, superadmin: 200, manager: MISSING_ADMIN, reader: MISSING_ADMIN, outsider: MISSING_ADMIN },
+    },
+    {
+      name: 'POST /admin/users',
+      call: (who) => as(who, request(t.http).post('/admin/users').send({ email: `matrix-${++n}@example.com`, password: 'matrix-pass-1' })),
+      expect: { anonymous: UNAUTHORIZED, superadmin: 201, manager: MISSING_ADMIN, reader: MISSING_ADMIN, outsider: MISSING_ADMIN },
+    },
+    {
+      name: 'GET /admin/users',
+      call: (who) => as(who, request(t.http).get('/admin/users')),
+      expect: { anonymous: UNAUTHORIZED, superadmin: 200, manager: MISSING_ADMIN, reader: MISSING_ADMIN, outsider: MISSING_ADMIN },
+    },
+    {
+      name: 'PATCH /admin/users/:userId',
+      call: (who, c) => as(who, request(t.http).patch(`/admin/users/${c.targetUserId}`).send({ active: true })),
+      expect: { anonymous: UNAUTHORIZED, superadmin: 200, manager: MISSING_ADMIN, reader: MISSING_ADMIN, outsider: MISSING_ADMIN },
+    },
+    {
+      name: 'PUT /admin/brands/:brandId/members/:userId',
+      call: (who, c) =>
+        as(who, request(t.http).put(`/admin/brands/${c.brandA}/members/${c.targetUserId}`).send({ permissions: ['orders.read'] })),
+      expect: { anonymous: UNAUTHORIZED, superadmin: 200, manager: 200, reader: MISSING_MANAGE, outsider: MISSING_MANAGE },
+    },
+    {
+      name: 'GET /auth/me',
+      call: (who) => as(who, request(t.http).get('/auth/me')),
+      expect: { anonymous: UNAUTHORIZED, superadmin: 200, manager: 200, reader: 200, outsider: 200 },
+    },
+    {
+      name: 'GET /health',
+      call: (who) => as(who, request(t.http).get('/health')),
+      expect: { anonymous: 200, superadmin: 200, manager: 200, reader: 200, outsider: 200 },
+    },
+  ];
+
+  const whos: Who[] = ['anonymous', 'superadmin', 'manager', 'reader', 'outsider'];
+  for (const endpoint of endpoints) {
+    for (const who of whos) {
+      const expected = endpoint.expect[who];
+      const [status, text] = Array.isArray(expected) ? expected : [expected, undefined];
+      it(`${endpoint.name} as ${who} → ${status}${text ? ` ${text}` : ''}`, async () => {
+        const session = who === 'anonymous' ? null : sessions[who];
+        const response = await endpoint.call(session, { brandA, targetUserId });
+        expect(response.status).toBe(status);
+        if (text) expect(response.body.error).toBe(text);
+      });
+    }
+  }
+
+  describe('brand context (a brand-scoped route needing orders.read)', () => {
+    const probe = (session: Session, brandHeader?: string) => {
+      const test = request(t.http).get('/probe/orders').set(bearer(session));
+      return brandHeader === undefined ? test : test.set('X-Brand-Id', brandHeader);
+    };
+
+    it('a member with one membership acts in it without X-Brand-Id', async () => {
+      const response = await probe(sessions.reader).expect(200);
+      expect(response.body).toEqual({ kind: 'user', brandId: brandA });
+    });
+
+    it('a user with no membership gets 403 Forbidden: no brand access configured', async () => {
+      const response = await probe(sessions.outsider).expect(403);
+      expect(response.body.error).toBe('Forbidden: no brand access configured');
+    });
+
+    it('a member of two brands must name one in X-Brand-Id', async () => {
+      const user = await fx.user();
+      await fx.grant(brandA, user.id, ['orders.read']);
+      await fx.grant(brandB, user.id, ['orders.read']);
+      const session = await login(t.http, user.email, user.password);
+      const none = await probe(session).expect(403);
+      expect(none.body.error).toBe('Forbidden: no brand access configured');
+      const chosen = await probe(session, String(brandB)).expect(200);
+      expect(chosen.body.brandId).toBe(brandB);
+    });
+
+    it('a superadministrator must send X-Brand-Id, of a brand that exists', async () => {
+      const none = await probe(sessions.superadmin).expect(403);
+      expect(none.body.error).toBe('Forbidden: no brand access configured');
+      const unknown = await probe(sessions.superadmin, '999999').expect(403);
+      expect(unknown.body.error).toBe('Forbidden: no brand access configured');
+      const chosen = await probe(sessions.superadmin, String(brandB)).expect(200);
+      expect(chosen.body.brandId).toBe(brandB);
+    });
+
+    it('naming a brand the user is not a member of gives no permissions there', async () => {
+      const response = await probe(sessions.reader, String(brandB)).expect(403);
+      expect(response.body.error).toBe('Forbidden: Missing permission orders.read');
+    });
+
+    it('a member without the permission gets 403 naming it', async () => {
+      const response = await probe(sessions.manager).expect(403);
+      expect(response.body.error).toBe('Forbidden: Missing permission orders.read');
+    });
+
+    it('a malformed X-Brand-Id gets 400', async () => {
+      const response = await probe(sessions.reader, 'abc').expect(400);
+      expect(response.body.error).toBe('X-Brand-Id must be a positive integer');
+    });
+
+    it('a route with no permission only needs an authenticated caller; @Public() needs none', async () => {
+      await request(t.http).get('/probe/authenticated').expect(401);
+      const response = await request(t.http).get('/probe/authenticated').set(bearer(sessions.outsider)).expect(200);
+      expect(response.body).toEqual({ kind: 'user', brandId: null });
+      await request(t.http).get('/probe/public').expect(200);
+    });
+  });
+});

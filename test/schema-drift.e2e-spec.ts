@@ -1,0 +1,39 @@
+import path from 'node:path';
+import { DataSource } from 'typeorm';
+import { dataSourceOptions } from '../src/database/data-source-options';
+import { runMigrationsExclusively } from '../src/database/migration-runner';
+import { createTestDatabase, type TestDatabase } from './support/test-database';
+
+/** Migrations are the only path to the schema; the entities must describe exactly what they build. */
+describe('entities and migrations', () => {
+  let db: TestDatabase;
+  let dataSource: DataSource;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    dataSource = new DataSource({
+      ...dataSourceOptions(db.url),
+      entities: [path.resolve(__dirname, '../src/**/*.entity.ts')],
+    });
+    await dataSource.initialize();
+    await runMigrationsExclusively(dataSource);
+  });
+  afterAll(async () => {
+    await dataSource?.destroy();
+    await db?.drop();
+  });
+
+  it('a schema diff after all migrations is empty (migration:generate would find nothing)', async () => {
+    const pending = await dataSource.driver.createSchemaBuilder().log();
+    expect(pending.upQueries.map((q) => q.query)).toEqual([]);
+  });
+
+  it('every migration can be reverted and applied again', async () => {
+    const count = dataSource.migrations.length;
+    for (let i = 0; i < count; i++) await dataSource.undoLastMigration({ transaction: 'each' });
+    expect(await dataSource.query(`SELECT to_regclass('public.users') AS t`)).toEqual([{ t: null }]);
+    await runMigrationsExclusively(dataSource);
+    const pending = await dataSource.driver.createSchemaBuilder().log();
+    expect(pending.upQueries).toEqual([]);
+  });
+});
