@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { createTestDatabase, withClient, type TestDatabase } from './support/test-database';
+import { ProbeModule } from './support/probe.module';
 import { startTestApp, type TestApp } from './support/test-app';
 
 describe('platform conventions', () => {
@@ -8,7 +9,7 @@ describe('platform conventions', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    t = await startTestApp({ databaseUrl: db.url });
+    t = await startTestApp({ databaseUrl: db.url, imports: [ProbeModule] });
   });
   afterAll(async () => {
     await t?.close();
@@ -63,6 +64,12 @@ describe('platform conventions', () => {
   it('a JSON body that is not an object is a 400, not a 500', async () => {
     const response = await request(t.http).post('/auth/login').set('Content-Type', 'application/json').send('[1,2]').expect(400);
     expect(typeof response.body.error).toBe('string');
+  });
+
+  it('an unexpected failure is a 500 Internal server error that leaks nothing of its cause', async () => {
+    const response = await request(t.http).get('/probe/crash').expect(500);
+    expect(response.body).toEqual({ error: 'Internal server error', requestId: expect.any(String) });
+    expect(JSON.stringify(response.body)).not.toContain('db-internal');
   });
 
   it('serves the OpenAPI document at /docs with the auth requirements of each route', async () => {

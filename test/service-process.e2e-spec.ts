@@ -33,6 +33,7 @@ describe('the service process on its embedded default database', () => {
       DATA_DIR: dataDir,
       BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
       BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
+      LOG_LEVEL: 'info',
     };
   });
   afterAll(async () => {
@@ -47,7 +48,13 @@ describe('the service process on its embedded default database', () => {
     expect(login.status).toBe(200);
     const token = login.body.token as string;
     expect((await call(running, 'POST', '/admin/brands', { token, body: { name: 'Persisted', slug: 'persisted' } })).status).toBe(201);
+    expect(await call(running, 'GET', '/auth/me', { token })).toMatchObject({ status: 200 });
     expect(await stopService(running)).toBe(0);
+    // Requests were logged (method, path, status) but never a password or a token.
+    expect(running.output()).toContain('"path":"/auth/me"');
+    expect(running.output()).not.toContain(ADMIN.password);
+    expect(running.output()).not.toContain(token);
+    expect(running.output()).not.toContain(token.split('.')[2]);
 
     running = spawnService(env);
     await waitForHealth(running);

@@ -15,6 +15,12 @@ class ProbeController {
     return describeCtx(ctx);
   }
 
+  @Public()
+  @Get('crash')
+  crash(): never {
+    throw new Error('connection to db-internal.example:5432 failed for user app_secret_user');
+  }
+
   @Get('authenticated')
   authenticated(@Ctx() ctx: RequestContext) {
     return describeCtx(ctx);
