@@ -10,6 +10,10 @@ import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { IdentityModule } from './identity/identity.module';
 import { LoggingModule } from './logging.module';
+import { AccessKeysModule } from './access-keys/access-keys.module';
+import { OrdersModule } from './orders/orders.module';
+import { ProductionSitesModule } from './production-sites/production-sites.module';
+import { SecurityJournalModule } from './security-journal/security-journal.module';
 
 export interface AppModuleOptions {
   /** The resolved database: DATABASE_URL, or the embedded server main.ts started. */
@@ -36,7 +40,11 @@ export class AppModule {
         CommonModule,
         DatabaseModule.forRoot(options.databaseUrl),
         HealthModule,
+        SecurityJournalModule,
         IdentityModule,
+        AccessKeysModule,
+        ProductionSitesModule,
+        OrdersModule,
       ],
       providers: [
         // The guard chain, in this order: who is calling, in which brand, may they.

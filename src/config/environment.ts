@@ -85,6 +85,12 @@ export class Environment {
   @MaxLength(256, { message: 'BOOTSTRAP_ADMIN_PASSWORD must be at most 256 characters' })
   BOOTSTRAP_ADMIN_PASSWORD?: string;
 
+  @Transform(toInt)
+  @IsInt({ message: 'SITE_KEY_CACHE_SECONDS must be an integer between 0 and 30' })
+  @Min(0, { message: 'SITE_KEY_CACHE_SECONDS must be an integer between 0 and 30' })
+  @Max(30, { message: 'SITE_KEY_CACHE_SECONDS must be an integer between 0 and 30' })
+  SITE_KEY_CACHE_SECONDS = 10;
+
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
     message: 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
   })

@@ -14,6 +14,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 @Injectable()
 export class SessionCredentialResolver implements CredentialResolver, OnModuleInit {
+  readonly realm = 'platform' as const;
+
   constructor(
     private readonly registry: CredentialRegistry,
     private readonly sessions: SessionsService,

@@ -51,3 +51,55 @@ export class Fixtures {
     return login(this.http, user.email, user.password);
   }
 }
+
+export interface IssuedKey {
+  id: number;
+  key: string;
+  headers: { Authorization: string };
+}
+
+/** Issues an integration key through the real endpoint, as the superadministrator. */
+export async function issueKey(
+  fx: Fixtures,
+  brandId: number,
+  body: { name?: string; permissions?: BrandPermission[]; fullAccess?: boolean; expiresAt?: string },
+  as: Session = fx.admin,
+): Promise<IssuedKey> {
+  const response = await request(fx.http)
+    .post(`/admin/brands/${brandId}/integration-keys`)
+    .set(bearer(as))
+    .send({ name: 'Test integration', ...body })
+    .expect(201);
+  return { id: response.body.id, key: response.body.key, headers: { Authorization: `Bearer ${response.body.key}` } };
+}
+
+/** A production site with one key, through the real endpoints. */
+export async function siteWithKey(fx: Fixtures, brandId: number, name = 'Workshop') {
+  const site = await request(fx.http).post(`/admin/brands/${brandId}/production-sites`).set(bearer(fx.admin)).send({ name }).expect(201);
+  const key = await request(fx.http)
+    .post(`/admin/brands/${brandId}/production-sites/${site.body.id}/keys`)
+    .set(bearer(fx.admin))
+    .expect(201);
+  return {
+    siteId: site.body.id as number,
+    keyId: key.body.id as number,
+    key: key.body.key as string,
+    headers: { Authorization: `Bearer ${key.body.key}` },
+  };
+}
+
+/** The journal as the superadministrator sees it, newest first. */
+export async function journal(fx: Fixtures, limit = 200) {
+  const response = await request(fx.http).get(`/admin/security-journal?limit=${limit}`).set(bearer(fx.admin)).expect(200);
+  return response.body.items as Array<{
+    id: number;
+    type: string;
+    brandId: number | null;
+    targetBrandId?: number;
+    actor: { kind: string; id: number } | null;
+    method: string;
+    path: string;
+    ip: string;
+    details: Record<string, unknown>;
+  }>;
+}

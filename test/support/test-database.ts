@@ -17,7 +17,9 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   return {
     url: withDatabaseName(serverUrl, name),
     name,
-    drop: () => withClient(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)),
+    drop: async () => {
+      await withClient(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+    },
   };
 }
 

@@ -2,6 +2,12 @@ import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import type { Principal } from './principal';
 
+/**
+ * A realm is a family of routes with its own credentials and its own error texts: the platform
+ * (sessions and integration keys) or the production API (site keys). A credential never crosses.
+ */
+export type AuthRealm = 'platform' | 'production';
+
 export interface Credential {
   readonly token: string;
   /** `header` for `Authorization: Bearer`, `cookie` for the browser session cookie. */
@@ -13,6 +19,7 @@ export interface Credential {
  * registers its resolver here; the authentication guard stays the single entry point.
  */
 export interface CredentialResolver {
+  readonly realm: AuthRealm;
   /** Cheap shape test on the raw token: decides which resolver answers, without any I/O. */
   accepts(token: string): boolean;
   /** Throws AppError 401 (with the exact text of the spec) when the credential is not good. */
@@ -27,7 +34,7 @@ export class CredentialRegistry {
     this.resolvers.push(resolver);
   }
 
-  find(token: string): CredentialResolver | undefined {
-    return this.resolvers.find((resolver) => resolver.accepts(token));
+  find(realm: AuthRealm, token: string): CredentialResolver | undefined {
+    return this.resolvers.find((resolver) => resolver.realm === realm && resolver.accepts(token));
   }
 }

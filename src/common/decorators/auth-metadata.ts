@@ -4,5 +4,6 @@ export const IS_PUBLIC = 'auth:public';
 export const REQUIRED_PERMISSION = 'auth:permission';
 export const NEEDS_BRAND = 'auth:needs-brand';
 export const SESSION_ONLY = 'auth:session-only';
+export const AUTH_REALM = 'auth:realm';
 
 export type RequiredPermission = Permission;

@@ -3,6 +3,8 @@ export const ErrorText = {
   unauthorized: 'Unauthorized',
   invalidToken: 'Invalid token',
   invalidCsrfToken: 'Invalid CSRF token',
+  missingApiKey: 'Missing Authorization: Bearer <apiKey>',
+  invalidApiKey: 'Invalid or inactive API key',
   missingPermission: (permission: string) => `Forbidden: Missing permission ${permission}`,
   brandNotAllowed: 'Forbidden: brand not allowed',
   noBrandAccess: 'Forbidden: no brand access configured',

@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { IntegrationKeyCredentialResolver } from './integration-key-credential.resolver';
+import { IntegrationKeyEntity } from './integration-key.entity';
+import { IntegrationKeysController } from './integration-keys.controller';
+import { IntegrationKeysService } from './integration-keys.service';
+
+/** Integration keys: issue, list, revoke; and the `csh_at_` credential of the guard chain. */
+@Module({
+  imports: [TypeOrmModule.forFeature([IntegrationKeyEntity])],
+  controllers: [IntegrationKeysController],
+  providers: [IntegrationKeysService, IntegrationKeyCredentialResolver],
+})
+export class AccessKeysModule {}

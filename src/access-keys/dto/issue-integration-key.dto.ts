@@ -1,0 +1,28 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsISO8601, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { BRAND_PERMISSIONS, type BrandPermission } from '../../common/context/permissions';
+
+export class IssueIntegrationKeyDto {
+  @ApiProperty({ description: 'The integration name, recorded in the journal', example: 'Storefront (Tilda)' })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(100)
+  name: string;
+
+  @ApiPropertyOptional({ enum: BRAND_PERMISSIONS, isArray: true, description: 'Either this (non-empty) or fullAccess: true' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(BRAND_PERMISSIONS.length * 2)
+  @IsIn(BRAND_PERMISSIONS, { each: true, message: `each value in permissions must be one of: ${BRAND_PERMISSIONS.join(', ')}` })
+  permissions?: BrandPermission[];
+
+  @ApiPropertyOptional({ description: 'Every permission within the store except settings.manage' })
+  @IsOptional()
+  @IsBoolean()
+  fullAccess?: boolean;
+
+  @ApiPropertyOptional({ description: 'ISO 8601, in the future; without it the key never expires' })
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  expiresAt?: string;
+}

@@ -1,0 +1,34 @@
+import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiCreatedResponse, ApiTags } from '@nestjs/swagger';
+import type { RequestContext } from '../common/context/request-context';
+import { Ctx } from '../common/decorators/ctx.decorator';
+import { RequirePermission } from '../common/decorators/require-permission.decorator';
+import { ParseIdPipe } from '../common/validation/parse-id.pipe';
+import { IssueIntegrationKeyDto } from './dto/issue-integration-key.dto';
+import { IntegrationKeysService } from './integration-keys.service';
+
+@ApiTags('integration keys')
+@Controller('admin/brands/:brandId/integration-keys')
+export class IntegrationKeysController {
+  constructor(private readonly keys: IntegrationKeysService) {}
+
+  @RequirePermission('settings.manage')
+  @Post()
+  @ApiCreatedResponse({ description: 'The key is in `key`, in this response only' })
+  issue(@Ctx() ctx: RequestContext, @Body() body: IssueIntegrationKeyDto) {
+    return this.keys.issue(ctx, body);
+  }
+
+  @RequirePermission('settings.manage')
+  @Get()
+  async list(@Ctx() ctx: RequestContext) {
+    return { items: await this.keys.list(ctx) };
+  }
+
+  @RequirePermission('settings.manage')
+  @Post(':keyId/revoke')
+  @HttpCode(200)
+  revoke(@Ctx() ctx: RequestContext, @Param('keyId', ParseIdPipe) keyId: number) {
+    return this.keys.revoke(ctx, keyId);
+  }
+}

@@ -1,0 +1,111 @@
+import { Check, Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { BrandEntity } from '../identity/entities/brand.entity';
+
+export type OrderSource = 'storefront' | 'platform';
+export type OrderStatus = 'new' | 'paid' | 'shipped' | 'completed' | 'returned' | 'cancelled';
+export type PaymentStatus = 'pending' | 'paid';
+
+const kopeks = { to: (v: number) => v, from: (v: string | null) => (v === null ? null : Number(v)) };
+
+@Entity('orders')
+@Unique('uq_orders_partner_order', ['brandId', 'partnerOrderId'])
+@Check('ck_orders_source', `"source" IN ('storefront', 'platform')`)
+@Index('ix_orders_brand_id', ['brandId', 'id'])
+export class OrderEntity {
+  @PrimaryGeneratedColumn('identity', { generatedIdentity: 'BY DEFAULT' })
+  id: number;
+
+  @Column({ name: 'brand_id', type: 'integer' })
+  @ForeignKey(() => BrandEntity, { name: 'fk_orders_brand' })
+  brandId: number;
+
+  @Column({ name: 'order_number', type: 'varchar', length: 32, unique: true })
+  orderNumber: string;
+
+  /** Unguessable token of the buyer's tracking link. */
+  @Column({ type: 'varchar', length: 64, unique: true })
+  hash: string;
+
+  @Column({ type: 'varchar', length: 16 })
+  source: OrderSource;
+
+  @Column({ name: 'partner_order_id', type: 'varchar', length: 100, nullable: true })
+  partnerOrderId: string | null;
+
+  @Column({ type: 'varchar', length: 16 })
+  status: OrderStatus;
+
+  @Column({ name: 'payment_status', type: 'varchar', length: 16 })
+  paymentStatus: PaymentStatus;
+
+  @Column({ name: 'delivery_status', type: 'varchar', length: 32, nullable: true })
+  deliveryStatus: string | null;
+
+  @Column({ name: 'stock_shortage', type: 'boolean', default: false })
+  stockShortage: boolean;
+
+  @Column({ name: 'ordered_at', type: 'timestamptz' })
+  orderedAt: Date;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @Column({ name: 'items_total_kopeks', type: 'bigint', transformer: kopeks })
+  itemsTotalKopeks: number;
+
+  @Column({ name: 'delivery_cost_kopeks', type: 'bigint', default: 0, transformer: kopeks })
+  deliveryCostKopeks: number;
+
+  @Column({ name: 'total_kopeks', type: 'bigint', transformer: kopeks })
+  totalKopeks: number;
+
+  @Column({ name: 'promo_code', type: 'varchar', length: 100, nullable: true })
+  promoCode: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  comment: string | null;
+
+  @Column({ name: 'recipient_full_name', type: 'varchar', length: 300 })
+  recipientFullName: string;
+
+  @Column({ name: 'recipient_surname', type: 'varchar', length: 100, nullable: true })
+  recipientSurname: string | null;
+
+  @Column({ name: 'recipient_first_name', type: 'varchar', length: 100, nullable: true })
+  recipientFirstName: string | null;
+
+  @Column({ name: 'recipient_patronymic', type: 'varchar', length: 100, nullable: true })
+  recipientPatronymic: string | null;
+
+  /** As the storefront sent it. */
+  @Column({ name: 'recipient_phone', type: 'varchar', length: 50 })
+  recipientPhone: string;
+
+  /** E.164 when the number could be parsed. */
+  @Column({ name: 'recipient_phone_normalized', type: 'varchar', length: 20, nullable: true })
+  recipientPhoneNormalized: string | null;
+
+  @Column({ name: 'recipient_email', type: 'varchar', length: 254, nullable: true })
+  recipientEmail: string | null;
+
+  @Column({ name: 'delivery_city', type: 'varchar', length: 200, default: '' })
+  deliveryCity: string;
+
+  @Column({ name: 'delivery_city_code', type: 'integer', nullable: true })
+  deliveryCityCode: number | null;
+
+  @Column({ name: 'delivery_pvz_code', type: 'varchar', length: 64, nullable: true })
+  deliveryPvzCode: string | null;
+
+  @Column({ name: 'delivery_pvz_address', type: 'varchar', length: 500, nullable: true })
+  deliveryPvzAddress: string | null;
+
+  @Column({ name: 'carrier_order_uuid', type: 'varchar', length: 64, nullable: true })
+  carrierOrderUuid: string | null;
+
+  @Column({ name: 'carrier_tracking_number', type: 'varchar', length: 64, nullable: true })
+  carrierTrackingNumber: string | null;
+
+  @Column({ name: 'waybill_url', type: 'varchar', length: 2048, nullable: true })
+  waybillUrl: string | null;
+}

@@ -1,0 +1,47 @@
+import { Body, Controller, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { ApiCreatedResponse, ApiTags } from '@nestjs/swagger';
+import type { RequestContext } from '../common/context/request-context';
+import { Ctx } from '../common/decorators/ctx.decorator';
+import { RequirePermission } from '../common/decorators/require-permission.decorator';
+import { ParseIdPipe } from '../common/validation/parse-id.pipe';
+import { CreateProductionSiteDto } from './dto/create-production-site.dto';
+import { UpdateProductionSiteDto } from './dto/update-production-site.dto';
+import { ProductionSitesService } from './production-sites.service';
+
+@ApiTags('production sites')
+@Controller('admin/brands/:brandId/production-sites')
+export class ProductionSitesController {
+  constructor(private readonly sites: ProductionSitesService) {}
+
+  @RequirePermission('settings.manage')
+  @Post()
+  create(@Ctx() ctx: RequestContext, @Body() body: CreateProductionSiteDto) {
+    return this.sites.create(ctx, body);
+  }
+
+  @RequirePermission('settings.manage')
+  @Get()
+  async list(@Ctx() ctx: RequestContext) {
+    return { items: await this.sites.list(ctx) };
+  }
+
+  @RequirePermission('settings.manage')
+  @Patch(':siteId')
+  update(@Ctx() ctx: RequestContext, @Param('siteId', ParseIdPipe) siteId: number, @Body() body: UpdateProductionSiteDto) {
+    return this.sites.update(ctx, siteId, body);
+  }
+
+  @RequirePermission('settings.manage')
+  @Post(':siteId/keys')
+  @ApiCreatedResponse({ description: 'The key is in `key`, in this response only' })
+  issueKey(@Ctx() ctx: RequestContext, @Param('siteId', ParseIdPipe) siteId: number) {
+    return this.sites.issueKey(ctx, siteId);
+  }
+
+  @RequirePermission('settings.manage')
+  @Post(':siteId/keys/:keyId/revoke')
+  @HttpCode(200)
+  revokeKey(@Ctx() ctx: RequestContext, @Param('siteId', ParseIdPipe) siteId: number, @Param('keyId', ParseIdPipe) keyId: number) {
+    return this.sites.revokeKey(ctx, siteId, keyId);
+  }
+}

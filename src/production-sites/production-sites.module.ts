@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ProductionApiController } from './production-api.controller';
+import { ProductionSiteEntity } from './production-site.entity';
+import { ProductionSitesController } from './production-sites.controller';
+import { ProductionSitesService } from './production-sites.service';
+import { SiteKeyCredentialResolver } from './site-key-credential.resolver';
+import { SiteKeyEntity } from './site-key.entity';
+
+/** Production sites, their keys, and the production API realm those keys open. */
+@Module({
+  imports: [TypeOrmModule.forFeature([ProductionSiteEntity, SiteKeyEntity])],
+  controllers: [ProductionSitesController, ProductionApiController],
+  providers: [ProductionSitesService, SiteKeyCredentialResolver],
+  exports: [ProductionSitesService],
+})
+export class ProductionSitesModule {}

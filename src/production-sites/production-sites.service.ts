@@ -1,0 +1,181 @@
+import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { timingSafeEqual } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import type { RequestContext } from '../common/context/request-context';
+import { AppError } from '../common/errors/app-error';
+import type { Environment } from '../config/environment';
+import { changedRows } from '../database/returning';
+import { BrandOwnership } from '../security-journal/brand-ownership';
+import { SecurityJournal } from '../security-journal/security-journal.service';
+import type { CreateProductionSiteDto } from './dto/create-production-site.dto';
+import type { UpdateProductionSiteDto } from './dto/update-production-site.dto';
+import { ProductionSiteEntity } from './production-site.entity';
+import { SiteKeyCache } from './site-key-cache';
+import { generateSiteKey, isWellFormedSiteKey, siteKeyFingerprint } from './site-key-format';
+import { SiteKeyEntity } from './site-key.entity';
+import { SiteKeyPrincipal } from './site-key.principal';
+
+export interface SiteView {
+  id: number;
+  name: string;
+  active: boolean;
+  createdAt: string;
+}
+
+export interface SiteKeyView {
+  id: number;
+  siteId: number;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+const toSiteView = (site: ProductionSiteEntity): SiteView => ({
+  id: site.id,
+  name: site.name,
+  active: site.active,
+  createdAt: site.createdAt.toISOString(),
+});
+
+const toKeyView = (key: SiteKeyEntity): SiteKeyView => ({
+  id: key.id,
+  siteId: key.siteId,
+  createdAt: key.createdAt.toISOString(),
+  revokedAt: key.revokedAt?.toISOString() ?? null,
+});
+
+@Injectable()
+export class ProductionSitesService {
+  private readonly cache: SiteKeyCache<SiteKeyPrincipal>;
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly journal: SecurityJournal,
+    private readonly ownership: BrandOwnership,
+    config: ConfigService<Environment, true>,
+  ) {
+    this.cache = new SiteKeyCache(config.get('SITE_KEY_CACHE_SECONDS', { infer: true }) * 1000);
+  }
+
+  async create(ctx: RequestContext, input: CreateProductionSiteDto): Promise<SiteView> {
+    const sites = this.db.getRepository(ProductionSiteEntity);
+    return toSiteView(await sites.save(sites.create({ brandId: ctx.brandId!, name: input.name.trim() })));
+  }
+
+  async list(ctx: RequestContext): Promise<SiteView[]> {
+    const sites = await this.db.getRepository(ProductionSiteEntity).find({ where: { brandId: ctx.brandId! }, order: { id: 'ASC' } });
+    return sites.map(toSiteView);
+  }
+
+  async update(ctx: RequestContext, siteId: number, change: UpdateProductionSiteDto): Promise<SiteView> {
+    const site = await this.ownedSite(ctx, siteId);
+    const next = { active: change.active ?? site.active, name: change.name?.trim() ?? site.name };
+    await this.db.transaction(async (tx) => {
+      await tx.getRepository(ProductionSiteEntity).update({ id: site.id }, next);
+      if (next.active !== site.active) {
+        await this.journal.recordWith(tx, ctx, {
+          type: 'production_site_updated',
+          brandId: site.brandId,
+          details: { siteId: site.id, name: next.name, active: next.active },
+        });
+      }
+    });
+    return toSiteView({ ...site, ...next });
+  }
+
+  async issueKey(ctx: RequestContext, siteId: number): Promise<SiteKeyView & { key: string }> {
+    const site = await this.ownedSite(ctx, siteId);
+    const key = generateSiteKey();
+    const saved = await this.db.transaction(async (tx) => {
+      const keys = tx.getRepository(SiteKeyEntity);
+      const row = await keys.save(keys.create({ siteId: site.id, fingerprint: siteKeyFingerprint(key), createdBy: ctx.principal!.id }));
+      await this.journal.recordWith(tx, ctx, {
+        type: 'site_key_issued',
+        brandId: site.brandId,
+        details: { keyId: row.id, siteId: site.id, name: site.name },
+      });
+      return row;
+    });
+    const { id, siteId: owner, createdAt } = toKeyView(saved);
+    return { id, key, siteId: owner, createdAt, revokedAt: null };
+  }
+
+  async revokeKey(ctx: RequestContext, siteId: number, keyId: number): Promise<SiteKeyView> {
+    const site = await this.ownedSite(ctx, siteId);
+    const key = await this.db.getRepository(SiteKeyEntity).findOne({ where: { id: keyId, siteId: site.id } });
+    if (!key) return this.missingKey(ctx, keyId);
+    await this.db.transaction(async (tx) => {
+      const result = await changedRows<{ id: number }>(
+        tx,
+        'UPDATE site_keys SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL RETURNING id',
+        [key.id],
+      );
+      if (result.length > 0) {
+        await this.journal.recordWith(tx, ctx, {
+          type: 'site_key_revoked',
+          brandId: site.brandId,
+          details: { keyId: key.id, siteId: site.id, name: site.name },
+        });
+      }
+    });
+    const revoked = await this.db.getRepository(SiteKeyEntity).findOneOrFail({ where: { id: key.id } });
+    return toKeyView(revoked);
+  }
+
+  /**
+   * The site behind a key, or null when the key is unknown, revoked or its site switched off.
+   * Answers are cached for SITE_KEY_CACHE_SECONDS (at most 30), the bound the spec allows.
+   */
+  async verify(key: string): Promise<SiteKeyPrincipal | null> {
+    if (!isWellFormedSiteKey(key)) return null;
+    const fingerprint = siteKeyFingerprint(key);
+    const cacheKey = fingerprint.toString('hex');
+    const cached = this.cache.get(cacheKey);
+    if (cached) return cached.value;
+    const rows: Array<{
+      key_id: number;
+      fingerprint: Buffer;
+      site_id: number;
+      site_name: string;
+      brand_id: number;
+      brand_name: string;
+      brand_slug: string;
+    }> = await this.db.query(
+      `SELECT k.id AS key_id, k.fingerprint, s.id AS site_id, s.name AS site_name,
+              b.id AS brand_id, b.name AS brand_name, b.slug AS brand_slug
+         FROM site_keys k
+         JOIN production_sites s ON s.id = k.site_id
+         JOIN brands b ON b.id = s.brand_id
+        WHERE k.fingerprint = $1 AND k.revoked_at IS NULL AND s.active`,
+      [fingerprint],
+    );
+    const row = rows[0];
+    const principal =
+      row && timingSafeEqual(row.fingerprint, fingerprint)
+        ? new SiteKeyPrincipal({
+            keyId: row.key_id,
+            site: { id: row.site_id, name: row.site_name },
+            brand: { id: row.brand_id, name: row.brand_name, slug: row.brand_slug },
+          })
+        : null;
+    this.cache.set(cacheKey, principal);
+    return principal;
+  }
+
+  private async ownedSite(ctx: RequestContext, siteId: number): Promise<ProductionSiteEntity> {
+    const site = await this.db.getRepository(ProductionSiteEntity).findOne({ where: { id: siteId } });
+    return this.ownership.assertOwned(ctx, site, { resource: 'production_site', id: siteId });
+  }
+
+  /** A key id that exists under another brand's site is a cross-brand attempt too. */
+  private async missingKey(ctx: RequestContext, keyId: number): Promise<never> {
+    const rows: Array<{ brand_id: number }> = await this.db.query(
+      'SELECT s.brand_id FROM site_keys k JOIN production_sites s ON s.id = k.site_id WHERE k.id = $1',
+      [keyId],
+    );
+    await this.ownership.assertOwned(ctx, rows[0] ? { brandId: rows[0].brand_id } : null, { resource: 'site_key', id: keyId });
+    // Same brand, another site of it: the key is not under this path.
+    throw AppError.notFound();
+  }
+}

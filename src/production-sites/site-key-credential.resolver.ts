@@ -1,0 +1,31 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Credential, CredentialRegistry, CredentialResolver } from '../common/context/credential-registry';
+import { AppError } from '../common/errors/app-error';
+import { ErrorText } from '../common/errors/error-texts';
+import { ProductionSitesService } from './production-sites.service';
+import { SiteKeyPrincipal } from './site-key.principal';
+
+/** The production API's only credential. Anything else there, integration keys included, is refused. */
+@Injectable()
+export class SiteKeyCredentialResolver implements CredentialResolver, OnModuleInit {
+  readonly realm = 'production' as const;
+
+  constructor(
+    private readonly registry: CredentialRegistry,
+    private readonly sites: ProductionSitesService,
+  ) {}
+
+  onModuleInit(): void {
+    this.registry.register(this);
+  }
+
+  accepts(): boolean {
+    return true;
+  }
+
+  async resolve(credential: Credential): Promise<SiteKeyPrincipal> {
+    const principal = await this.sites.verify(credential.token);
+    if (!principal) throw AppError.unauthorized(ErrorText.invalidApiKey);
+    return principal;
+  }
+}

@@ -1,0 +1,39 @@
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+
+@Entity('security_journal')
+@Index('ix_security_journal_brand', ['brandId', 'id'])
+@Index('ix_security_journal_target_brand', ['targetBrandId', 'id'])
+export class JournalEntryEntity {
+  @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'BY DEFAULT' })
+  id: string;
+
+  @Column({ type: 'timestamptz', default: () => 'now()' })
+  at: Date;
+
+  @Column({ type: 'varchar', length: 64 })
+  type: string;
+
+  @Column({ name: 'brand_id', type: 'integer', nullable: true })
+  brandId: number | null;
+
+  @Column({ name: 'target_brand_id', type: 'integer', nullable: true })
+  targetBrandId: number | null;
+
+  @Column({ name: 'actor_kind', type: 'varchar', length: 20, nullable: true })
+  actorKind: string | null;
+
+  @Column({ name: 'actor_id', type: 'integer', nullable: true })
+  actorId: number | null;
+
+  @Column({ type: 'varchar', length: 10, nullable: true })
+  method: string | null;
+
+  @Column({ type: 'varchar', length: 2048, nullable: true })
+  path: string | null;
+
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  ip: string | null;
+
+  @Column({ type: 'jsonb', default: () => "'{}'" })
+  details: Record<string, unknown>;
+}

@@ -1,0 +1,25 @@
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { PLATFORM_ADMIN } from '../common/context/permissions';
+import { RequirePermission } from '../common/decorators/require-permission.decorator';
+import { ParseIdPipe } from '../common/validation/parse-id.pipe';
+import { JournalQueryDto } from './journal-query.dto';
+import { SecurityJournal } from './security-journal.service';
+
+@ApiTags('security journal')
+@Controller('admin')
+export class SecurityJournalController {
+  constructor(private readonly journal: SecurityJournal) {}
+
+  @RequirePermission('settings.manage')
+  @Get('brands/:brandId/security-journal')
+  async forBrand(@Param('brandId', ParseIdPipe) brandId: number, @Query() query: JournalQueryDto) {
+    return { items: await this.journal.list({ brandId, limit: query.limit, beforeId: query.before }) };
+  }
+
+  @RequirePermission(PLATFORM_ADMIN)
+  @Get('security-journal')
+  async all(@Query() query: JournalQueryDto) {
+    return { items: await this.journal.list({ limit: query.limit, beforeId: query.before }) };
+  }
+}

@@ -1,0 +1,16 @@
+import { Global, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { BrandOwnership } from './brand-ownership';
+import { JournalEntryEntity } from './journal-entry.entity';
+import { SecurityJournalController } from './security-journal.controller';
+import { SecurityJournal } from './security-journal.service';
+
+/** The security journal, and the brand-ownership check that writes to it. Used by every module. */
+@Global()
+@Module({
+  imports: [TypeOrmModule.forFeature([JournalEntryEntity])],
+  controllers: [SecurityJournalController],
+  providers: [SecurityJournal, BrandOwnership],
+  exports: [SecurityJournal, BrandOwnership],
+})
+export class SecurityJournalModule {}
