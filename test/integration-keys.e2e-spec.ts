@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { Fixtures, issueKey, journal } from './support/fixtures';
 import { seedOrder } from './support/orders-seed';
+import { databaseAsText } from './support/database-text';
 import { createTestDatabase, withClient, type TestDatabase } from './support/test-database';
 import { bearer, login, startTestApp, type TestApp } from './support/test-app';
 
@@ -79,15 +80,7 @@ describe('integration keys', () => {
     it('stores only a fingerprint: no table holds the key or its random part', async () => {
       const key = await issueKey(fx, brandA, { name: 'Dump check', fullAccess: true });
       const body = key.key.slice('csh_at_'.length);
-      const dump = await withClient(db.url, async (c) => {
-        const tables = await c.query(`SELECT tablename FROM pg_tables WHERE schemaname = 'public'`);
-        let text = '';
-        for (const { tablename } of tables.rows) {
-          const rows = await c.query(`SELECT t::text AS row FROM "${tablename}" t`);
-          text += rows.rows.map((r: { row: string }) => r.row).join('\n');
-        }
-        return text;
-      });
+      const dump = await databaseAsText(db.url);
       expect(dump.length).toBeGreaterThan(0);
       expect(dump).not.toContain(body.slice(0, 56));
       expect(dump).not.toContain(Buffer.from(body, 'utf8').toString('hex'));

@@ -1,0 +1,82 @@
+import request from 'supertest';
+import { Fixtures, issueKey, journal } from './support/fixtures';
+import { seedOrder } from './support/orders-seed';
+import { createTestDatabase, type TestDatabase } from './support/test-database';
+import { bearer, startTestApp, type TestApp } from './support/test-app';
+
+describe('GET /orders/admin/all and /orders/admin/:orderId', () => {
+  let db: TestDatabase;
+  let t: TestApp;
+  let fx: Fixtures;
+  let brandA: number;
+  let brandB: number;
+  let reader: { headers: { Authorization: string } };
+  const ordersA: number[] = [];
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    t = await startTestApp({ databaseUrl: db.url });
+    fx = await Fixtures.create(t.http);
+    brandA = await fx.brand();
+    brandB = await fx.brand();
+    for (let i = 0; i < 3; i++) ordersA.push(await seedOrder(db.url, brandA));
+    await seedOrder(db.url, brandB);
+    reader = await issueKey(fx, brandA, { permissions: ['orders.read'] });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await db?.drop();
+  });
+
+  it('lists the brand’s orders only, newest first, with the total', async () => {
+    const response = await request(t.http).get('/orders/admin/all').set(reader.headers).expect(200);
+    expect(response.body.total).toBe(3);
+    expect(response.body.items.map((o: { id: number }) => o.id)).toEqual([...ordersA].reverse());
+  });
+
+  it('pages with limit and offset', async () => {
+    const page = await request(t.http).get('/orders/admin/all?limit=1&offset=1').set(reader.headers).expect(200);
+    expect(page.body).toMatchObject({ total: 3, items: [{ id: ordersA[1] }] });
+  });
+
+  it.each([['0'], ['201'], ['abc'], ['1.5'], ['-1']])('limit=%s gets 400', async (limit) => {
+    const response = await request(t.http).get(`/orders/admin/all?limit=${limit}`).set(reader.headers).expect(400);
+    expect(response.body.error).toMatch(/^limit must /);
+  });
+
+  it('limit=200 is allowed, and a negative offset is not', async () => {
+    await request(t.http).get('/orders/admin/all?limit=200').set(reader.headers).expect(200);
+    await request(t.http).get('/orders/admin/all?offset=-1').set(reader.headers).expect(400);
+  });
+
+  it('GET /orders/admin/:orderId answers the full order with the contract’s wire names', async () => {
+    const response = await request(t.http).get(`/orders/admin/${ordersA[0]}`).set(reader.headers).expect(200);
+    expect(Object.keys(response.body).sort()).toEqual(
+      [
+        'id', 'orderNumber', 'hash', 'source', 'partnerOrderId', 'status', 'paymentStatus', 'deliveryStatus', 'stockShortage',
+        'orderedAt', 'createdAt', 'itemsTotalKopeks', 'deliveryCostKopeks', 'totalKopeks', 'promoCode', 'comment', 'recipient',
+        'delivery', 'carrierOrderUuid', 'carrierTrackingNumber', 'waybillUrl', 'items',
+      ].sort(),
+    );
+    expect(response.body).toMatchObject({ id: ordersA[0], totalKopeks: 180000, deliveryCostKopeks: 30000, itemsTotalKopeks: 150000 });
+    expect(Object.keys(response.body.recipient).sort()).toEqual(['email', 'firstName', 'fullName', 'patronymic', 'phone', 'surname']);
+    expect(Object.keys(response.body.delivery).sort()).toEqual(['city', 'cityCode', 'pvzAddress', 'pvzCode']);
+  });
+
+  it('an order of another brand: 403 Forbidden: brand not allowed, journaled; none with that id: 404', async () => {
+    const foreign = await seedOrder(db.url, brandB);
+    const response = await request(t.http).get(`/orders/admin/${foreign}`).set(reader.headers).expect(403);
+    expect(response.body.error).toBe('Forbidden: brand not allowed');
+    expect((await journal(fx)).some((e) => e.type === 'brand_violation' && e.details.id === foreign && e.targetBrandId === brandB)).toBe(true);
+    const missing = await request(t.http).get('/orders/admin/99999999').set(reader.headers).expect(404);
+    expect(missing.body.error).toBe('Not found');
+  });
+
+  it('a session member reads their brand’s orders; a superadministrator names the brand', async () => {
+    const member = await fx.member(brandA, ['orders.read']);
+    const mine = await request(t.http).get('/orders/admin/all').set(bearer(member)).expect(200);
+    expect(mine.body.total).toBe(3);
+    const chosen = await request(t.http).get('/orders/admin/all').set(bearer(fx.admin)).set('X-Brand-Id', String(brandB)).expect(200);
+    expect(chosen.body.total).toBe(2);
+  });
+});

@@ -1,0 +1,165 @@
+import request from 'supertest';
+import { Fixtures, issueKey, journal, siteWithKey } from './support/fixtures';
+import { databaseAsText } from './support/database-text';
+import { createTestDatabase, type TestDatabase } from './support/test-database';
+import { bearer, startTestApp, type TestApp } from './support/test-app';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const CACHE_BOUND_MS = 30_000;
+
+/** Polls until the key is refused; returns how long that took after `since`. */
+async function msUntilRefused(http: TestApp['http'], headers: Record<string, string>, since: number): Promise<number> {
+  while (Date.now() - since < CACHE_BOUND_MS + 2_000) {
+    const response = await request(http).get('/production-api/me').set(headers);
+    if (response.status === 401) {
+      expect(response.body.error).toBe('Invalid or inactive API key');
+      return Date.now() - since;
+    }
+    expect(response.status).toBe(200);
+    await sleep(250);
+  }
+  throw new Error('the key still works after 32 s');
+}
+
+describe('production sites, site keys and the production API', () => {
+  let db: TestDatabase;
+  let t: TestApp;
+  let fx: Fixtures;
+  let brandA: number;
+  let brandB: number;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    // Production settings: the site-key cache at its default.
+    t = await startTestApp({ databaseUrl: db.url });
+    fx = await Fixtures.create(t.http);
+    brandA = await fx.brand('Alpha Wear');
+    brandB = await fx.brand();
+  });
+  afterAll(async () => {
+    await t?.close();
+    await db?.drop();
+  });
+
+  it('creates a site (201 {id, name, active: true}) and a key (201 {id, key, siteId, createdAt}, 48 lowercase hex)', async () => {
+    const site = await request(t.http).post(`/admin/brands/${brandA}/production-sites`).set(bearer(fx.admin)).send({ name: 'Ivanovo' }).expect(201);
+    expect(site.body).toMatchObject({ id: expect.any(Number), name: 'Ivanovo', active: true });
+    const key = await request(t.http).post(`/admin/brands/${brandA}/production-sites/${site.body.id}/keys`).set(bearer(fx.admin)).expect(201);
+    expect(key.body).toMatchObject({ id: expect.any(Number), key: expect.stringMatching(/^[0-9a-f]{48}$/), siteId: site.body.id, createdAt: expect.any(String) });
+    const entry = (await journal(fx)).find((e) => e.type === 'site_key_issued' && e.details.keyId === key.body.id);
+    expect(entry).toMatchObject({ brandId: brandA, details: { siteId: site.body.id, name: 'Ivanovo' } });
+    // Only a fingerprint is stored: no table holds the key.
+    const dump = await databaseAsText(db.url);
+    expect(dump).toContain('Ivanovo');
+    expect(dump).not.toContain(key.body.key);
+    expect(dump).not.toContain(Buffer.from(key.body.key, 'utf8').toString('hex'));
+  });
+
+  it('GET /production-api/me names the site and its brand; Bearer is matched case-insensitively', async () => {
+    const site = await siteWithKey(fx, brandA, 'Kostroma');
+    for (const scheme of ['Bearer', 'bearer', 'BEARER', 'bEaReR']) {
+      const response = await request(t.http).get('/production-api/me').set('Authorization', `${scheme} ${site.key}`).expect(200);
+      const brand = await request(t.http).get('/admin/brands').set(bearer(fx.admin));
+      const alpha = brand.body.items.find((b: { id: number }) => b.id === brandA);
+      expect(response.body).toEqual({ site: { id: site.siteId, name: 'Kostroma' }, brand: { id: brandA, name: alpha.name, slug: alpha.slug } });
+    }
+  });
+
+  it('answers its own texts: no header → Missing Authorization: Bearer <apiKey>; anything unknown → Invalid or inactive API key', async () => {
+    const missing = await request(t.http).get('/production-api/me').expect(401);
+    expect(missing.body.error).toBe('Missing Authorization: Bearer <apiKey>');
+    const notBearer = await request(t.http).get('/production-api/me').set('Authorization', 'Basic abc').expect(401);
+    expect(notBearer.body.error).toBe('Missing Authorization: Bearer <apiKey>');
+    const integration = await issueKey(fx, brandA, { fullAccess: true });
+    for (const value of ['0'.repeat(48), 'not-a-key', 'ABCDEF'.repeat(8), integration.key, fx.admin.token]) {
+      const response = await request(t.http).get('/production-api/me').set('Authorization', `Bearer ${value}`).expect(401);
+      expect(response.body.error).toBe('Invalid or inactive API key');
+    }
+    // A browser session cookie opens nothing here either.
+    const cookie = await request(t.http).get('/production-api/me').set('Cookie', fx.admin.cookie).expect(401);
+    expect(cookie.body.error).toBe('Missing Authorization: Bearer <apiKey>');
+  });
+
+  it('a site key never opens the brand API', async () => {
+    const site = await siteWithKey(fx, brandA);
+    const response = await request(t.http).get('/orders/admin/all?limit=1').set(site.headers).expect(401);
+    expect(response.body.error).toBe('Unauthorized');
+  });
+
+  it('a revoked key stops working within 30 s in every instance; revoking is journaled once', async () => {
+    const second = await startTestApp({ databaseUrl: db.url });
+    try {
+      const site = await siteWithKey(fx, brandA, 'Revoked workshop');
+      await request(t.http).get('/production-api/me').set(site.headers).expect(200);
+      await request(second.http).get('/production-api/me').set(site.headers).expect(200);
+      const revokedAt = Date.now();
+      const revoked = await request(t.http)
+        .post(`/admin/brands/${brandA}/production-sites/${site.siteId}/keys/${site.keyId}/revoke`)
+        .set(bearer(fx.admin))
+        .expect(200);
+      expect(revoked.body).toMatchObject({ id: site.keyId, siteId: site.siteId, revokedAt: expect.any(String) });
+      await request(t.http).post(`/admin/brands/${brandA}/production-sites/${site.siteId}/keys/${site.keyId}/revoke`).set(bearer(fx.admin)).expect(200);
+      const [first, other] = await Promise.all([msUntilRefused(t.http, site.headers, revokedAt), msUntilRefused(second.http, site.headers, revokedAt)]);
+      expect(first).toBeLessThanOrEqual(CACHE_BOUND_MS);
+      expect(other).toBeLessThanOrEqual(CACHE_BOUND_MS);
+      const entries = (await journal(fx)).filter((e) => e.type === 'site_key_revoked' && e.details.keyId === site.keyId);
+      expect(entries).toHaveLength(1);
+      expect(entries[0].details.name).toBe('Revoked workshop');
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('switching a site off stops its keys within 30 s; switching it on again restores them', async () => {
+    const site = await siteWithKey(fx, brandA, 'Seasonal');
+    await request(t.http).get('/production-api/me').set(site.headers).expect(200);
+    const offAt = Date.now();
+    const off = await request(t.http).patch(`/admin/brands/${brandA}/production-sites/${site.siteId}`).set(bearer(fx.admin)).send({ active: false }).expect(200);
+    expect(off.body).toMatchObject({ id: site.siteId, active: false });
+    expect(await msUntilRefused(t.http, site.headers, offAt)).toBeLessThanOrEqual(CACHE_BOUND_MS);
+    await request(t.http).patch(`/admin/brands/${brandA}/production-sites/${site.siteId}`).set(bearer(fx.admin)).send({ active: true }).expect(200);
+    const deadline = Date.now() + CACHE_BOUND_MS + 2_000;
+    let status = 0;
+    while (Date.now() < deadline && status !== 200) {
+      status = (await request(t.http).get('/production-api/me').set(site.headers)).status;
+      if (status !== 200) await sleep(250);
+    }
+    expect(status).toBe(200);
+  });
+
+  it("another brand's site or key addressed through this brand: 403 Forbidden: brand not allowed, journaled", async () => {
+    const foreign = await siteWithKey(fx, brandB, 'Foreign');
+    const manager = await fx.member(brandA, ['settings.manage']);
+    const attempts = [
+      request(t.http).patch(`/admin/brands/${brandA}/production-sites/${foreign.siteId}`).set(bearer(manager)).send({ active: false }),
+      request(t.http).post(`/admin/brands/${brandA}/production-sites/${foreign.siteId}/keys`).set(bearer(manager)),
+      request(t.http).post(`/admin/brands/${brandA}/production-sites/${foreign.siteId}/keys/${foreign.keyId}/revoke`).set(bearer(manager)),
+    ];
+    for (const attempt of attempts) {
+      const response = await attempt.expect(403);
+      expect(response.body.error).toBe('Forbidden: brand not allowed');
+    }
+    const ownSite = await siteWithKey(fx, brandA);
+    const keyThroughOwnSite = await request(t.http)
+      .post(`/admin/brands/${brandA}/production-sites/${ownSite.siteId}/keys/${foreign.keyId}/revoke`)
+      .set(bearer(manager))
+      .expect(403);
+    expect(keyThroughOwnSite.body.error).toBe('Forbidden: brand not allowed');
+    await request(t.http).get('/production-api/me').set(foreign.headers).expect(200);
+    const violations = (await journal(fx)).filter((e) => e.type === 'brand_violation' && e.actor?.id === manager.userId);
+    expect(violations).toHaveLength(4);
+    for (const v of violations) expect(v).toMatchObject({ brandId: brandA, targetBrandId: brandB });
+  });
+
+  it('unknown sites and keys get 404', async () => {
+    await request(t.http).patch(`/admin/brands/${brandA}/production-sites/999999`).set(bearer(fx.admin)).send({ active: false }).expect(404);
+    const own = await siteWithKey(fx, brandA);
+    await request(t.http).post(`/admin/brands/${brandA}/production-sites/${own.siteId}/keys/999999/revoke`).set(bearer(fx.admin)).expect(404);
+  });
+
+  it('a member without settings.manage cannot manage sites', async () => {
+    const member = await fx.member(brandA, ['orders.read', 'products.write']);
+    const response = await request(t.http).post(`/admin/brands/${brandA}/production-sites`).set(bearer(member)).send({ name: 'x' }).expect(403);
+    expect(response.body.error).toBe('Forbidden: Missing permission settings.manage');
+  });
+});
