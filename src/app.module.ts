@@ -11,6 +11,9 @@ import { HealthModule } from './health/health.module';
 import { IdentityModule } from './identity/identity.module';
 import { LoggingModule } from './logging.module';
 import { AccessKeysModule } from './access-keys/access-keys.module';
+import { CatalogModule } from './catalog/catalog.module';
+import { InventoryModule } from './inventory/inventory.module';
+import { NotificationsModule } from './notifications/notifications.module';
 import { OrdersModule } from './orders/orders.module';
 import { ProductionSitesModule } from './production-sites/production-sites.module';
 import { SecurityJournalModule } from './security-journal/security-journal.module';
@@ -43,6 +46,9 @@ export class AppModule {
         SecurityJournalModule,
         IdentityModule,
         AccessKeysModule,
+        NotificationsModule,
+        CatalogModule,
+        InventoryModule,
         ProductionSitesModule,
         OrdersModule,
       ],

@@ -4,6 +4,7 @@ export interface OrderItemView {
   productId: number;
   sizeId: number;
   article: string;
+  storefrontArticle: string | null;
   size: string;
   quantity: number;
   priceKopeks: number;

@@ -108,4 +108,12 @@ export class OrderEntity {
 
   @Column({ name: 'waybill_url', type: 'varchar', length: 2048, nullable: true })
   waybillUrl: string | null;
+
+  /** Set once, in the transaction that deducted the order's stock: deduction happens exactly once. */
+  @Column({ name: 'stock_deducted_at', type: 'timestamptz', nullable: true })
+  stockDeductedAt: Date | null;
+
+  /** SHA-256 of the storefront's request, to tell a true retry from a reused order number. */
+  @Column({ name: 'request_fingerprint', type: 'char', length: 64, nullable: true })
+  requestFingerprint: string | null;
 }

@@ -1,10 +1,11 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { RequestContext } from '../common/context/request-context';
 import { Ctx } from '../common/decorators/ctx.decorator';
 import { RequirePermission } from '../common/decorators/require-permission.decorator';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { ListOrdersQueryDto } from './dto/list-orders-query.dto';
+import { PlatformOrderDto } from './dto/platform-order.dto';
 import { OrdersService } from './orders.service';
 
 @ApiTags('orders')
@@ -23,5 +24,11 @@ export class OrdersController {
   @Get(':orderId')
   get(@Ctx() ctx: RequestContext, @Param('orderId', ParseIdPipe) orderId: number) {
     return this.orders.get(ctx, orderId);
+  }
+
+  @RequirePermission('orders.write')
+  @Post()
+  create(@Ctx() ctx: RequestContext, @Body() body: PlatformOrderDto) {
+    return this.orders.createPlatformOrder(ctx, body);
   }
 }

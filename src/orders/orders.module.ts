@@ -1,12 +1,20 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { CatalogModule } from '../catalog/catalog.module';
+import { StockLedgerModule } from '../inventory/stock-ledger.module';
+import { OrderItemEntity } from './order-item.entity';
 import { OrderEntity } from './order.entity';
+import { OrderWriter } from './order-writer';
 import { OrdersController } from './orders.controller';
 import { OrdersService } from './orders.service';
+import { PartnerWebhookController } from './partner-webhook.controller';
+import { PartnerWebhookService } from './partner-webhook.service';
 
+/** Orders: the storefront webhook, platform orders and the admin read endpoints. */
 @Module({
-  imports: [TypeOrmModule.forFeature([OrderEntity])],
-  controllers: [OrdersController],
-  providers: [OrdersService],
+  imports: [TypeOrmModule.forFeature([OrderEntity, OrderItemEntity]), CatalogModule, StockLedgerModule],
+  controllers: [OrdersController, PartnerWebhookController],
+  providers: [OrdersService, OrderWriter, PartnerWebhookService],
+  exports: [OrdersService],
 })
 export class OrdersModule {}

@@ -1,21 +1,28 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { CatalogMatcher } from '../catalog/catalog-matcher';
 import type { RequestContext } from '../common/context/request-context';
+import { AppError } from '../common/errors/app-error';
 import { BrandOwnership } from '../security-journal/brand-ownership';
+import type { PlatformOrderDto } from './dto/platform-order.dto';
+import { OrderItemEntity } from './order-item.entity';
 import { OrderEntity } from './order.entity';
 import { toOrderSummary, toOrderView } from './order-views';
+import { OrderWriter } from './order-writer';
 
 @Injectable()
 export class OrdersService {
   constructor(
-    @InjectRepository(OrderEntity) private readonly orders: Repository<OrderEntity>,
+    @InjectDataSource() private readonly db: DataSource,
     private readonly ownership: BrandOwnership,
+    private readonly matcher: CatalogMatcher,
+    private readonly writer: OrderWriter,
   ) {}
 
   /** The brand's orders, newest first. */
   async list(ctx: RequestContext, page: { limit: number; offset: number }) {
-    const [rows, total] = await this.orders.findAndCount({
+    const [rows, total] = await this.db.getRepository(OrderEntity).findAndCount({
       where: { brandId: ctx.brandId! },
       order: { id: 'DESC' },
       take: page.limit,
@@ -25,11 +32,52 @@ export class OrdersService {
   }
 
   async get(ctx: RequestContext, orderId: number) {
-    const order = await this.ownership.assertOwned(ctx, await this.orders.findOne({ where: { id: orderId } }), {
-      resource: 'order',
-      id: orderId,
-    });
-    // Order lines arrive with the catalog (storefront webhook); until then an order has none.
-    return toOrderView(order, []);
+    const order = await this.db.getRepository(OrderEntity).findOne({ where: { id: orderId } });
+    return this.fullView(await this.ownership.assertOwned(ctx, order, { resource: 'order', id: orderId }));
+  }
+
+  /** An order taken by the platform: new and unpaid; its stock is deducted when payment arrives. */
+  async createPlatformOrder(ctx: RequestContext, input: PlatformOrderDto) {
+    const { sizes, missing } = await this.matcher.byIds(ctx, input.items.map((item) => item.sizeId));
+    if (missing.length > 0) {
+      const problems = input.items.flatMap((item, i) => (missing.includes(item.sizeId) ? [`items.${i}: size ${item.sizeId} does not exist`] : []));
+      throw new AppError(422, problems[0], problems);
+    }
+    const ref = await this.db.transaction((tx) =>
+      this.writer.insert(tx, {
+        brandId: ctx.brandId!,
+        source: 'platform',
+        partnerOrderId: null,
+        status: 'new',
+        paymentStatus: 'pending',
+        orderedAt: new Date(),
+        recipient: input.recipient,
+        delivery: input.delivery,
+        comment: input.comment,
+        lines: input.items.map((item) => {
+          const size = sizes.get(item.sizeId)!;
+          return { ...size, quantity: item.quantity, priceKopeks: item.priceKopeks ?? size.catalogPriceKopeks };
+        }),
+      }),
+    );
+    const order = await this.db.getRepository(OrderEntity).findOneByOrFail({ id: ref!.id });
+    return { order: await this.fullView(order) };
+  }
+
+  private async fullView(order: OrderEntity) {
+    const items = await this.db.getRepository(OrderItemEntity).find({ where: { orderId: order.id }, order: { line: 'ASC' } });
+    return toOrderView(
+      order,
+      items.map((item) => ({
+        productId: item.productId,
+        sizeId: item.sizeId,
+        article: item.article,
+        storefrontArticle: item.storefrontArticle,
+        size: item.size,
+        quantity: item.quantity,
+        priceKopeks: item.priceKopeks,
+        lineTotalKopeks: item.lineTotalKopeks,
+      })),
+    );
   }
 }

@@ -1,18 +1,42 @@
-import { Controller, Get } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, Post } from '@nestjs/common';
+import { ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import { CatalogService } from '../catalog/catalog.service';
 import type { RequestContext } from '../common/context/request-context';
 import { Ctx } from '../common/decorators/ctx.decorator';
 import { ProductionApi } from '../common/decorators/production-api.decorator';
+import { AcceptanceDto } from '../inventory/dto/acceptance.dto';
+import { InventoryService } from '../inventory/inventory.service';
 import { SiteKeyPrincipal } from './site-key.principal';
 
 @ApiTags('production API')
 @ProductionApi()
 @Controller('production-api')
 export class ProductionApiController {
+  constructor(
+    private readonly catalog: CatalogService,
+    private readonly inventory: InventoryService,
+  ) {}
+
   /** Lets a site check its key: which site and which brand it works for. */
   @Get('me')
   me(@Ctx() ctx: RequestContext) {
     const { site, brand } = (ctx.principal as SiteKeyPrincipal).identity;
     return { site, brand };
+  }
+
+  @Get('catalog')
+  async catalogOfBrand(@Ctx() ctx: RequestContext) {
+    return { items: await this.catalog.catalogOf(ctx.brandId!) };
+  }
+
+  @Get('queue')
+  queue(@Ctx() ctx: RequestContext) {
+    return this.inventory.queue(ctx.brandId!);
+  }
+
+  @Post('acceptances')
+  @ApiUnprocessableEntityResponse({ description: 'An article or size is unknown; nothing is added' })
+  accept(@Ctx() ctx: RequestContext, @Body() body: AcceptanceDto) {
+    return this.inventory.accept(ctx, body.items);
   }
 }

@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { CatalogModule } from '../catalog/catalog.module';
+import { InventoryModule } from '../inventory/inventory.module';
 import { ProductionApiController } from './production-api.controller';
 import { ProductionSiteEntity } from './production-site.entity';
 import { ProductionSitesController } from './production-sites.controller';
@@ -9,7 +11,7 @@ import { SiteKeyEntity } from './site-key.entity';
 
 /** Production sites, their keys, and the production API realm those keys open. */
 @Module({
-  imports: [TypeOrmModule.forFeature([ProductionSiteEntity, SiteKeyEntity])],
+  imports: [TypeOrmModule.forFeature([ProductionSiteEntity, SiteKeyEntity]), CatalogModule, InventoryModule],
   controllers: [ProductionSitesController, ProductionApiController],
   providers: [ProductionSitesService, SiteKeyCredentialResolver],
   exports: [ProductionSitesService],

@@ -103,3 +103,28 @@ export async function journal(fx: Fixtures, limit = 200) {
     details: Record<string, unknown>;
   }>;
 }
+
+export interface ProductInput {
+  name?: string;
+  article: string;
+  storefrontArticle?: string;
+  priceKopeks: number;
+  sizes?: Array<{ name: string; priceKopeks?: number; stock?: number }>;
+  attributes?: Record<string, unknown>;
+}
+
+/** Creates a product through the catalog API with a products.write key of the brand. */
+export async function createProduct(fx: Fixtures, brandId: number, input: ProductInput) {
+  const writer = await issueKey(fx, brandId, { name: 'catalog loader', permissions: ['products.write', 'products.read'] });
+  const response = await request(fx.http)
+    .post('/catalog/products')
+    .set(writer.headers)
+    .send({ name: input.name ?? `Product ${input.article}`, ...input })
+    .expect(201);
+  return response.body as {
+    id: number;
+    article: string;
+    storefrontArticle: string | null;
+    sizes: Array<{ id: number; name: string; priceKopeks: number | null; stock: number }>;
+  };
+}

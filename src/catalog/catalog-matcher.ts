@@ -1,0 +1,118 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { RequestContext } from '../common/context/request-context';
+import { BrandOwnership } from '../security-journal/brand-ownership';
+
+/** A catalog size an order or acceptance line resolved to, with its catalog price. */
+export interface ResolvedSize {
+  productId: number;
+  sizeId: number;
+  article: string;
+  storefrontArticle: string | null;
+  size: string;
+  /** The size's own price, else the product's. */
+  catalogPriceKopeks: number;
+}
+
+export interface LineRef {
+  article: string;
+  size: string;
+}
+
+export interface Resolution {
+  /** In the order of the lines given; undefined where a line did not resolve. */
+  lines: Array<ResolvedSize | undefined>;
+  /** One message per line that did not resolve, naming it. */
+  problems: string[];
+}
+
+interface Row {
+  product_id: number;
+  article: string;
+  storefront_article: string | null;
+  product_price: string;
+  size_id: number | null;
+  size_name: string | null;
+  name_key: string | null;
+  size_price: string | null;
+}
+
+/**
+ * Resolves lines to catalog sizes within one brand: by the storefront article (the storefront
+ * webhook) or by the product's own article (production acceptances). Never by name. Size names
+ * compare case-insensitively; a product with no legacy sizes matches nothing.
+ */
+@Injectable()
+export class CatalogMatcher {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly ownership: BrandOwnership,
+  ) {}
+
+  byStorefrontArticle(brandId: number, lines: LineRef[]): Promise<Resolution> {
+    return this.resolve(brandId, lines, 'storefront_article', 'storefront article');
+  }
+
+  byArticle(brandId: number, lines: LineRef[]): Promise<Resolution> {
+    return this.resolve(brandId, lines, 'article', 'article');
+  }
+
+  /** Sizes addressed by id: unknown ones are reported; another brand's is a cross-brand attempt (403). */
+  async byIds(ctx: RequestContext, sizeIds: number[]): Promise<{ sizes: Map<number, ResolvedSize>; missing: number[] }> {
+    const rows: Array<Row & { brand_id: number }> = await this.db.query(
+      `SELECT p.id AS product_id, p.article, p.storefront_article, p.price_kopeks AS product_price, p.brand_id,
+              s.id AS size_id, s.name AS size_name, s.name_key, s.price_kopeks AS size_price
+         FROM product_sizes s JOIN products p ON p.id = s.product_id
+        WHERE s.id = ANY($1::int[])`,
+      [sizeIds],
+    );
+    for (const row of rows) {
+      await this.ownership.assertOwned(ctx, { brandId: row.brand_id }, { resource: 'product_size', id: row.size_id! });
+    }
+    const sizes = new Map(rows.map((row) => [row.size_id!, toResolved(row)]));
+    return { sizes, missing: sizeIds.filter((id) => !sizes.has(id)) };
+  }
+
+  private async resolve(brandId: number, lines: LineRef[], column: 'article' | 'storefront_article', label: string): Promise<Resolution> {
+    const articles = [...new Set(lines.map((l) => l.article))];
+    const rows: Row[] = await this.db.query(
+      `SELECT p.id AS product_id, p.article, p.storefront_article, p.price_kopeks AS product_price,
+              s.id AS size_id, s.name AS size_name, s.name_key, s.price_kopeks AS size_price
+         FROM products p LEFT JOIN product_sizes s ON s.product_id = p.id
+        WHERE p.brand_id = $1 AND p.${column} = ANY($2::text[])`,
+      [brandId, articles],
+    );
+    const byArticle = new Map<string, Row[]>();
+    for (const row of rows) {
+      const key = column === 'article' ? row.article : row.storefront_article!;
+      byArticle.set(key, [...(byArticle.get(key) ?? []), row]);
+    }
+    const problems: string[] = [];
+    const resolved = lines.map((line, index) => {
+      const candidates = byArticle.get(line.article);
+      if (!candidates) {
+        problems.push(`items.${index}: ${label} "${line.article}" matches no product`);
+        return undefined;
+      }
+      const row = candidates.find((c) => c.name_key !== null && c.name_key === line.size.trim().toLowerCase());
+      if (!row) {
+        problems.push(`items.${index}: product "${line.article}" has no size "${line.size}"`);
+        return undefined;
+      }
+      return toResolved(row);
+    });
+    return { lines: resolved, problems };
+  }
+}
+
+function toResolved(row: Row): ResolvedSize {
+  return {
+    productId: row.product_id,
+    sizeId: row.size_id!,
+    article: row.article,
+    storefrontArticle: row.storefront_article,
+    size: row.size_name!,
+    catalogPriceKopeks: Number(row.size_price ?? row.product_price),
+  };
+}

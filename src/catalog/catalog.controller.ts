@@ -1,0 +1,40 @@
+import { Body, Controller, Get, Param, Patch, Post } from '@nestjs/common';
+import { ApiConflictResponse, ApiTags } from '@nestjs/swagger';
+import type { RequestContext } from '../common/context/request-context';
+import { Ctx } from '../common/decorators/ctx.decorator';
+import { RequirePermission } from '../common/decorators/require-permission.decorator';
+import { ParseIdPipe } from '../common/validation/parse-id.pipe';
+import { CatalogService } from './catalog.service';
+import { CreateProductDto } from './dto/create-product.dto';
+import { UpdateProductDto } from './dto/update-product.dto';
+
+@ApiTags('catalog')
+@Controller('catalog/products')
+export class CatalogController {
+  constructor(private readonly catalog: CatalogService) {}
+
+  @RequirePermission('products.write')
+  @Post()
+  @ApiConflictResponse({ description: 'article or storefrontArticle already used in the brand' })
+  create(@Ctx() ctx: RequestContext, @Body() body: CreateProductDto) {
+    return this.catalog.create(ctx, body);
+  }
+
+  @RequirePermission('products.read')
+  @Get()
+  async list(@Ctx() ctx: RequestContext) {
+    return { items: await this.catalog.list(ctx) };
+  }
+
+  @RequirePermission('products.read')
+  @Get(':productId')
+  get(@Ctx() ctx: RequestContext, @Param('productId', ParseIdPipe) productId: number) {
+    return this.catalog.get(ctx, productId);
+  }
+
+  @RequirePermission('products.write')
+  @Patch(':productId')
+  update(@Ctx() ctx: RequestContext, @Param('productId', ParseIdPipe) productId: number, @Body() body: UpdateProductDto) {
+    return this.catalog.update(ctx, productId, body);
+  }
+}

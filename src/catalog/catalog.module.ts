@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { StockLedgerModule } from '../inventory/stock-ledger.module';
+import { CatalogController } from './catalog.controller';
+import { CatalogMatcher } from './catalog-matcher';
+import { CatalogService } from './catalog.service';
+import { ProductSizeEntity } from './product-size.entity';
+import { ProductEntity } from './product.entity';
+
+/** Products with their own and storefront articles, legacy sizes, and line matching. */
+@Module({
+  imports: [TypeOrmModule.forFeature([ProductEntity, ProductSizeEntity]), StockLedgerModule],
+  controllers: [CatalogController],
+  providers: [CatalogService, CatalogMatcher],
+  exports: [CatalogService, CatalogMatcher],
+})
+export class CatalogModule {}

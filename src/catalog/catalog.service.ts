@@ -1,0 +1,183 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
+import type { RequestContext } from '../common/context/request-context';
+import { AppError } from '../common/errors/app-error';
+import { isUniqueViolation } from '../common/errors/pg-errors';
+import { StockLedger } from '../inventory/stock-ledger';
+import { BrandOwnership } from '../security-journal/brand-ownership';
+import type { CreateProductDto } from './dto/create-product.dto';
+import type { SizeDto } from './dto/size.dto';
+import type { UpdateProductDto } from './dto/update-product.dto';
+import { ProductSizeEntity } from './product-size.entity';
+import { ProductEntity } from './product.entity';
+
+export interface SizeView {
+  id: number;
+  name: string;
+  priceKopeks: number | null;
+  stock: number;
+}
+
+export interface ProductView {
+  id: number;
+  name: string;
+  article: string;
+  storefrontArticle: string | null;
+  priceKopeks: number;
+  attributes: Record<string, unknown>;
+  sizes: SizeView[];
+}
+
+const sizeKey = (name: string) => name.trim().toLowerCase();
+
+@Injectable()
+export class CatalogService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly ledger: StockLedger,
+    private readonly ownership: BrandOwnership,
+  ) {}
+
+  async create(ctx: RequestContext, input: CreateProductDto): Promise<ProductView> {
+    const brandId = ctx.brandId!;
+    assertDistinctSizes(input.sizes ?? []);
+    const productId = await this.translateClashes(() =>
+      this.db.transaction(async (tx) => {
+        const product = await tx.getRepository(ProductEntity).save(
+          tx.getRepository(ProductEntity).create({
+            brandId,
+            name: input.name.trim(),
+            article: input.article.trim(),
+            storefrontArticle: input.storefrontArticle?.trim() ?? null,
+            priceKopeks: input.priceKopeks,
+            attributes: input.attributes ?? {},
+          }),
+        );
+        await this.addSizes(tx, ctx, product, input.sizes ?? []);
+        return product.id;
+      }),
+    );
+    return this.view(productId);
+  }
+
+  async update(ctx: RequestContext, productId: number, input: UpdateProductDto): Promise<ProductView> {
+    const product = await this.owned(ctx, productId);
+    assertDistinctSizes(input.sizes ?? []);
+    await this.translateClashes(() =>
+      this.db.transaction(async (tx) => {
+        const change: Partial<Pick<ProductEntity, 'name' | 'article' | 'storefrontArticle' | 'priceKopeks'>> = {};
+        if (input.name !== undefined) change.name = input.name.trim();
+        if (input.article !== undefined) change.article = input.article.trim();
+        if (input.storefrontArticle !== undefined) change.storefrontArticle = input.storefrontArticle?.trim() ?? null;
+        if (input.priceKopeks !== undefined) change.priceKopeks = input.priceKopeks;
+        if (Object.keys(change).length > 0) await tx.getRepository(ProductEntity).update({ id: product.id }, change);
+        if (input.attributes !== undefined) {
+          // Replaced as a whole document, not merged.
+          await tx.query('UPDATE products SET attributes = $2::jsonb, updated_at = now() WHERE id = $1', [product.id, JSON.stringify(input.attributes)]);
+        }
+
+        const existing = await tx.getRepository(ProductSizeEntity).find({ where: { productId: product.id } });
+        const byKey = new Map(existing.map((s) => [s.nameKey, s]));
+        const added: SizeDto[] = [];
+        for (const size of input.sizes ?? []) {
+          const current = byKey.get(sizeKey(size.name));
+          if (!current) added.push(size);
+          else if (size.priceKopeks !== undefined) {
+            await tx.getRepository(ProductSizeEntity).update({ id: current.id }, { priceKopeks: size.priceKopeks });
+          }
+        }
+        await this.addSizes(tx, ctx, product, added);
+      }),
+    );
+    return this.view(product.id);
+  }
+
+  async list(ctx: RequestContext): Promise<ProductView[]> {
+    const products = await this.db.getRepository(ProductEntity).find({ where: { brandId: ctx.brandId! }, order: { id: 'ASC' } });
+    return this.views(products);
+  }
+
+  async get(ctx: RequestContext, productId: number): Promise<ProductView> {
+    return (await this.views([await this.owned(ctx, productId)]))[0];
+  }
+
+  /** The brand's whole catalog with stock, for the production API. */
+  async catalogOf(brandId: number): Promise<ProductView[]> {
+    const products = await this.db.getRepository(ProductEntity).find({ where: { brandId }, order: { id: 'ASC' } });
+    return this.views(products);
+  }
+
+  private async addSizes(tx: EntityManager, ctx: RequestContext, product: ProductEntity, sizes: SizeDto[]): Promise<void> {
+    if (sizes.length === 0) return;
+    const saved = await tx.getRepository(ProductSizeEntity).save(
+      sizes.map((size) =>
+        tx.getRepository(ProductSizeEntity).create({
+          productId: product.id,
+          brandId: product.brandId,
+          name: size.name.trim(),
+          nameKey: sizeKey(size.name),
+          priceKopeks: size.priceKopeks ?? null,
+          stock: 0,
+        }),
+      ),
+    );
+    // Initial stock goes through the ledger like every other change.
+    await this.ledger.apply(
+      tx,
+      product.brandId,
+      saved.map((row, i) => ({ sizeId: row.id, delta: sizes[i].stock ?? 0, reason: 'initial' as const })),
+      { kind: ctx.principal?.kind ?? null, id: ctx.principal?.id ?? null },
+    );
+  }
+
+  private async owned(ctx: RequestContext, productId: number): Promise<ProductEntity> {
+    const product = await this.db.getRepository(ProductEntity).findOne({ where: { id: productId } });
+    return this.ownership.assertOwned(ctx, product, { resource: 'product', id: productId });
+  }
+
+  private async view(productId: number): Promise<ProductView> {
+    const product = await this.db.getRepository(ProductEntity).findOneByOrFail({ id: productId });
+    return (await this.views([product]))[0];
+  }
+
+  private async views(products: ProductEntity[]): Promise<ProductView[]> {
+    if (products.length === 0) return [];
+    const sizes = await this.db
+      .getRepository(ProductSizeEntity)
+      .find({ where: { productId: In(products.map((p) => p.id)) }, order: { id: 'ASC' } });
+    return products.map((p) => ({
+      id: p.id,
+      name: p.name,
+      article: p.article,
+      storefrontArticle: p.storefrontArticle,
+      priceKopeks: p.priceKopeks,
+      attributes: p.attributes,
+      sizes: sizes
+        .filter((s) => s.productId === p.id)
+        .map((s) => ({ id: s.id, name: s.name, priceKopeks: s.priceKopeks, stock: s.stock })),
+    }));
+  }
+
+  private async translateClashes<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (isUniqueViolation(error, 'uq_products_article')) throw AppError.conflict('A product with this article already exists in the brand');
+      if (isUniqueViolation(error, 'uq_products_storefront_article')) {
+        throw AppError.conflict('A product with this storefrontArticle already exists in the brand');
+      }
+      if (isUniqueViolation(error, 'uq_product_sizes_name')) throw AppError.conflict('The product already has a size with this name');
+      throw error;
+    }
+  }
+}
+
+function assertDistinctSizes(sizes: SizeDto[]): void {
+  const seen = new Set<string>();
+  for (const size of sizes) {
+    const key = sizeKey(size.name);
+    if (seen.has(key)) throw AppError.badRequest([`size names must be unique per product (case-insensitive): "${size.name}" repeats`]);
+    seen.add(key);
+  }
+}

@@ -1,0 +1,27 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
+
+export const MAX_KOPEKS = 1_000_000_000_000;
+export const MAX_STOCK = 1_000_000;
+
+export class SizeDto {
+  @ApiProperty({ example: 'M', description: 'Unique per product, compared case-insensitively' })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(50)
+  name: string;
+
+  @ApiPropertyOptional({ description: 'Own price of the size; the product price otherwise' })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(MAX_KOPEKS)
+  priceKopeks?: number;
+
+  @ApiPropertyOptional({ description: 'Initial stock (recorded in the stock ledger)', default: 0 })
+  @IsOptional()
+  @IsInt()
+  @Min(-MAX_STOCK)
+  @Max(MAX_STOCK)
+  stock?: number;
+}

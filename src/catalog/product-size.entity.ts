@@ -1,0 +1,39 @@
+import { Check, Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { ProductEntity } from './product.entity';
+
+const kopeks = { to: (v: number | null) => v, from: (v: string | null) => (v === null ? null : Number(v)) };
+
+/** A legacy size of a product, with its stock. */
+@Entity('product_sizes')
+@Unique('uq_product_sizes_name', ['productId', 'nameKey'])
+@Check('ck_product_sizes_name_key', `"name_key" = lower("name")`)
+@Check('ck_product_sizes_price', `"price_kopeks" IS NULL OR "price_kopeks" >= 0`)
+@Index('ix_product_sizes_brand', ['brandId'])
+export class ProductSizeEntity {
+  @PrimaryGeneratedColumn('identity', { generatedIdentity: 'BY DEFAULT' })
+  id: number;
+
+  @Column({ name: 'product_id', type: 'integer' })
+  @ForeignKey(() => ProductEntity, { name: 'fk_product_sizes_product', onDelete: 'CASCADE' })
+  productId: number;
+
+  /** The product's brand, kept here so stock queries scope by brand without a join. */
+  @Column({ name: 'brand_id', type: 'integer' })
+  brandId: number;
+
+  @Column({ type: 'varchar', length: 50 })
+  name: string;
+
+  @Column({ name: 'name_key', type: 'varchar', length: 50 })
+  nameKey: string;
+
+  @Column({ name: 'price_kopeks', type: 'bigint', nullable: true, transformer: kopeks })
+  priceKopeks: number | null;
+
+  /** Changed only together with a stock_movements row. May go below zero (paid orders are accepted). */
+  @Column({ type: 'integer', default: 0 })
+  stock: number;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+}

@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { CatalogModule } from '../catalog/catalog.module';
+import { InventoryController } from './inventory.controller';
+import { InventoryService } from './inventory.service';
+import { StockLedgerModule } from './stock-ledger.module';
+
+/** Stock levels, adjustments, the ledger's read side, acceptances and the production queue. */
+@Module({
+  imports: [CatalogModule, StockLedgerModule],
+  controllers: [InventoryController],
+  providers: [InventoryService],
+  exports: [InventoryService],
+})
+export class InventoryModule {}

@@ -1,0 +1,70 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { changedRows } from '../database/returning';
+import type { StockReason } from './stock-movement.entity';
+
+export interface StockChange {
+  sizeId: number;
+  delta: number;
+  reason: StockReason;
+  orderId?: number | null;
+  acceptanceId?: number | null;
+  note?: string | null;
+}
+
+export interface LedgerActor {
+  kind: string | null;
+  id: number | null;
+}
+
+/**
+ * The only writer of `product_sizes.stock`. Every change is an atomic `stock = stock + delta`
+ * with a ledger row beside it, in the caller's transaction. Rows are locked in size-id order
+ * (FOR NO KEY UPDATE, which does not conflict with the KEY SHARE locks that foreign keys to the
+ * sizes take), so concurrent orders on overlapping sizes never deadlock.
+ */
+@Injectable()
+export class StockLedger {
+  /** Applies the changes; returns each touched size's new stock. */
+  async apply(tx: EntityManager, brandId: number, changes: StockChange[], actor: LedgerActor): Promise<Map<number, number>> {
+    const nonZero = changes.filter((c) => c.delta !== 0);
+    if (nonZero.length === 0) return new Map();
+    const perSize = new Map<number, number>();
+    for (const change of nonZero) perSize.set(change.sizeId, (perSize.get(change.sizeId) ?? 0) + change.delta);
+    const sizeIds = [...perSize.keys()].sort((a, b) => a - b);
+
+    await tx.query('SELECT id FROM product_sizes WHERE id = ANY($1::int[]) ORDER BY id FOR NO KEY UPDATE', [sizeIds]);
+    const updated = await changedRows<{ id: number; stock: number }>(
+      tx,
+      `UPDATE product_sizes s SET stock = s.stock + d.delta
+         FROM unnest($1::int[], $2::int[]) AS d(id, delta)
+        WHERE s.id = d.id AND s.brand_id = $3
+        RETURNING s.id, s.stock`,
+      [sizeIds, sizeIds.map((id) => perSize.get(id)), brandId],
+    );
+    if (updated.length !== sizeIds.length) {
+      // Callers resolve sizes within the brand first; a mismatch here is a bug, and the transaction must not commit.
+      throw new Error(`stock change touched ${updated.length} of ${sizeIds.length} sizes of brand ${brandId}`);
+    }
+
+    await tx.query(
+      `INSERT INTO stock_movements (brand_id, size_id, delta, reason, order_id, acceptance_id, note, actor_kind, actor_id)
+       SELECT $1, m.size_id, m.delta, m.reason, m.order_id, m.acceptance_id, m.note, $2, $3
+         FROM unnest($4::int[], $5::int[], $6::text[], $7::int[], $8::int[], $9::text[])
+              AS m(size_id, delta, reason, order_id, acceptance_id, note)`,
+      [
+        brandId,
+        actor.kind,
+        actor.id,
+        nonZero.map((c) => c.sizeId),
+        nonZero.map((c) => c.delta),
+        nonZero.map((c) => c.reason),
+        nonZero.map((c) => c.orderId ?? null),
+        nonZero.map((c) => c.acceptanceId ?? null),
+        nonZero.map((c) => c.note ?? null),
+      ],
+    );
+    return new Map(updated.map((row) => [row.id, row.stock]));
+  }
+}
+

@@ -1,0 +1,116 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsDefined,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+import { MAX_KOPEKS } from '../../catalog/dto/size.dto';
+import { DeliveryDto } from './delivery.dto';
+import { RecipientDto } from './recipient.dto';
+
+export const MAX_ORDER_ITEMS = 500;
+export const MAX_QUANTITY = 100_000;
+const NOT_BLANK = /\S/;
+
+export class PartnerOrderItemDto {
+  @ApiProperty({ description: "The storefront article (the product's storefrontArticle)", example: 'TILDA-77' })
+  @IsString()
+  @Matches(NOT_BLANK, { message: 'article must not be empty' })
+  @MaxLength(64)
+  article: string;
+
+  @ApiProperty({ description: 'Legacy size name, compared case-insensitively', example: 'M' })
+  @IsString()
+  @Matches(NOT_BLANK, { message: 'size must not be empty' })
+  @MaxLength(50)
+  size: string;
+
+  @ApiProperty({ minimum: 1, example: 2 })
+  @IsInt({ message: 'quantity must be a positive integer' })
+  @Min(1, { message: 'quantity must be a positive integer' })
+  @Max(MAX_QUANTITY)
+  quantity: number;
+
+  @ApiPropertyOptional({ description: 'Price of one unit; the catalog price of the size, else of the product, when absent' })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(MAX_KOPEKS)
+  priceKopeks?: number;
+}
+
+/** The storefront webhook body, spec §2.4. */
+export class PartnerOrderDto {
+  @ApiProperty({ description: 'Order number in the storefront; a repeat creates nothing', example: 'T-10025' })
+  @IsString()
+  @Matches(NOT_BLANK, { message: 'partnerOrderId must not be empty' })
+  @MaxLength(100)
+  partnerOrderId: string;
+
+  @ApiProperty({ type: RecipientDto })
+  @IsDefined()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => RecipientDto)
+  recipient: RecipientDto;
+
+  @ApiProperty({ type: [PartnerOrderItemDto], minItems: 1, maxItems: MAX_ORDER_ITEMS })
+  @IsArray()
+  @ArrayMinSize(1, { message: 'items must contain at least one position' })
+  @ArrayMaxSize(MAX_ORDER_ITEMS, { message: `items must contain at most ${MAX_ORDER_ITEMS} positions` })
+  @ValidateNested({ each: true })
+  @Type(() => PartnerOrderItemDto)
+  items: PartnerOrderItemDto[];
+
+  @ApiPropertyOptional({ type: DeliveryDto })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => DeliveryDto)
+  delivery?: DeliveryDto;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  carrierOrderUuid?: string;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  carrierTrackingNumber?: string;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @MaxLength(2048)
+  waybillUrl?: string;
+
+  @ApiPropertyOptional({ description: 'For reporting only; no discount is recomputed' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  promoCode?: string;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @MaxLength(5000)
+  comment?: string;
+
+  @ApiPropertyOptional({ description: 'ISO 8601; absent or invalid: the moment the webhook is received' })
+  @IsOptional()
+  orderDate?: unknown;
+}

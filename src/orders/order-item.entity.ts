@@ -1,0 +1,51 @@
+import { Check, Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { ProductSizeEntity } from '../catalog/product-size.entity';
+import { ProductEntity } from '../catalog/product.entity';
+import { OrderEntity } from './order.entity';
+
+const kopeks = { to: (v: number) => v, from: (v: string) => Number(v) };
+
+@Entity('order_items')
+@Unique('uq_order_items_line', ['orderId', 'line'])
+@Check('ck_order_items_quantity', `"quantity" > 0`)
+@Check('ck_order_items_price', `"price_kopeks" >= 0`)
+@Index('ix_order_items_size', ['sizeId'])
+export class OrderItemEntity {
+  @PrimaryGeneratedColumn('identity', { generatedIdentity: 'BY DEFAULT' })
+  id: number;
+
+  @Column({ name: 'order_id', type: 'integer' })
+  @ForeignKey(() => OrderEntity, { name: 'fk_order_items_order', onDelete: 'CASCADE' })
+  orderId: number;
+
+  /** Position in the order as received. */
+  @Column({ type: 'smallint' })
+  line: number;
+
+  @Column({ name: 'product_id', type: 'integer' })
+  @ForeignKey(() => ProductEntity, { name: 'fk_order_items_product' })
+  productId: number;
+
+  @Column({ name: 'size_id', type: 'integer' })
+  @ForeignKey(() => ProductSizeEntity, { name: 'fk_order_items_size' })
+  sizeId: number;
+
+  /** The product's own article at the time of the order. */
+  @Column({ type: 'varchar', length: 64 })
+  article: string;
+
+  @Column({ name: 'storefront_article', type: 'varchar', length: 64, nullable: true })
+  storefrontArticle: string | null;
+
+  @Column({ type: 'varchar', length: 50 })
+  size: string;
+
+  @Column({ type: 'integer' })
+  quantity: number;
+
+  @Column({ name: 'price_kopeks', type: 'bigint', transformer: kopeks })
+  priceKopeks: number;
+
+  @Column({ name: 'line_total_kopeks', type: 'bigint', transformer: kopeks })
+  lineTotalKopeks: number;
+}

@@ -1,0 +1,25 @@
+import { Body, Controller, Post, Res } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import type { Response } from 'express';
+import type { RequestContext } from '../common/context/request-context';
+import { Ctx } from '../common/decorators/ctx.decorator';
+import { RequirePermission } from '../common/decorators/require-permission.decorator';
+import { PartnerOrderDto } from './dto/partner-order.dto';
+import { PartnerWebhookService } from './partner-webhook.service';
+
+@ApiTags('storefront webhook')
+@Controller('orders/integrations/partner')
+export class PartnerWebhookController {
+  constructor(private readonly webhook: PartnerWebhookService) {}
+
+  @RequirePermission('orders.create_partner')
+  @Post('webhook')
+  @ApiCreatedResponse({ description: '{ok: true, duplicate: false, order: {id, orderNumber, hash, totalKopeks}}' })
+  @ApiOkResponse({ description: 'A repeat: {ok: true, duplicate: true, order} describing the first order (bodyMismatch: true if the body differed)' })
+  @ApiUnprocessableEntityResponse({ description: 'An item matches no product or size; nothing is created' })
+  async accept(@Ctx() ctx: RequestContext, @Body() body: PartnerOrderDto, @Res({ passthrough: true }) response: Response) {
+    const outcome = await this.webhook.accept(ctx, body);
+    response.status(outcome.status);
+    return outcome.body;
+  }
+}
