@@ -1,0 +1,51 @@
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { freePort, spawnService, stopService, waitForHealth, type ServiceProcess } from './support/service-process';
+import { createTestDatabase, type TestDatabase } from './support/test-database';
+
+const run = promisify(execFile);
+
+/** The shell examples of the README's key, webhook and production sections, in order, as one script. */
+function readmeScript(baseUrl: string): string {
+  const readme = readFileSync(path.resolve(__dirname, '../README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## Integration keys'), readme.indexOf('## Security journal'));
+  const blocks = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]);
+  return ['set -euo pipefail', ...blocks].join('\n').replace('BASE=http://localhost:3000', `BASE=${baseUrl}`);
+}
+
+/** The README never lies: its curl examples run as written against the built service. */
+describe('README examples', () => {
+  let db: TestDatabase;
+  let service: ServiceProcess;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    const port = await freePort();
+    service = spawnService({
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: db.url,
+      SESSION_SECRET: 'readme-examples-secret-0123456789abcdef',
+      BOOTSTRAP_ADMIN_EMAIL: 'admin@example.com',
+      BOOTSTRAP_ADMIN_PASSWORD: 'change-me-now',
+      DATA_DIR: path.join(db.name, 'unused'),
+    });
+    await waitForHealth(service);
+  });
+  afterAll(async () => {
+    if (service) await stopService(service);
+    await db?.drop();
+  });
+
+  it('issue a key, check it, revoke it, load the catalog, send a storefront order, use a site key', async () => {
+    const { stdout } = await run('bash', ['-c', readmeScript(service.baseUrl)], { timeout: 60_000 });
+    expect(stdout).toMatch(/"status":"active"/);
+    expect(stdout).toMatch(/^200$/m);
+    expect(stdout).toMatch(/"status":"revoked"/);
+    expect(stdout).toMatch(/HTTP\/1\.1 201/);
+    expect(stdout).toMatch(/"ok":true,"duplicate":false,"order":\{"id":\d+,"orderNumber":"\d+","hash":"[\w-]+","totalKopeks":1405000\}/);
+    expect(stdout).toMatch(/"site":\{"id":\d+,"name":"Ivanovo workshop"\},"brand":\{"id":1,"name":"Northwind","slug":"northwind"\}/);
+  });
+});
