@@ -13,7 +13,11 @@ import { LoggingModule } from './logging.module';
 import { AccessKeysModule } from './access-keys/access-keys.module';
 import { CatalogModule } from './catalog/catalog.module';
 import { InventoryModule } from './inventory/inventory.module';
+import { DeliveryModule } from './delivery/delivery.module';
+import { InboundEventsModule } from './inbound-events/inbound-events.module';
 import { NotificationsModule } from './notifications/notifications.module';
+import { OutboxModule } from './notifications/outbox.module';
+import { PaymentsModule } from './payments/payments.module';
 import { OrdersModule } from './orders/orders.module';
 import { ProductionSitesModule } from './production-sites/production-sites.module';
 import { SecurityJournalModule } from './security-journal/security-journal.module';
@@ -46,11 +50,15 @@ export class AppModule {
         SecurityJournalModule,
         IdentityModule,
         AccessKeysModule,
-        NotificationsModule,
+        OutboxModule,
+        InboundEventsModule,
         CatalogModule,
         InventoryModule,
         ProductionSitesModule,
         OrdersModule,
+        PaymentsModule,
+        DeliveryModule,
+        NotificationsModule,
       ],
       providers: [
         // The guard chain, in this order: who is calling, in which brand, may they.

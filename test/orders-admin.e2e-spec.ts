@@ -55,7 +55,7 @@ describe('GET /orders/admin/all and /orders/admin/:orderId', () => {
       [
         'id', 'orderNumber', 'hash', 'source', 'partnerOrderId', 'status', 'paymentStatus', 'deliveryStatus', 'stockShortage',
         'orderedAt', 'createdAt', 'itemsTotalKopeks', 'deliveryCostKopeks', 'totalKopeks', 'promoCode', 'comment', 'recipient',
-        'delivery', 'carrierOrderUuid', 'carrierTrackingNumber', 'waybillUrl', 'items',
+        'delivery', 'carrierOrderUuid', 'carrierTrackingNumber', 'waybillUrl', 'items', 'paidAt', 'carrierRegistrationFailedAt',
       ].sort(),
     );
     expect(response.body).toMatchObject({ id: ordersA[0], totalKopeks: 180000, deliveryCostKopeks: 30000, itemsTotalKopeks: 150000 });

@@ -91,6 +91,75 @@ export class Environment {
   @Max(30, { message: 'SITE_KEY_CACHE_SECONDS must be an integer between 0 and 30' })
   SITE_KEY_CACHE_SECONDS = 10;
 
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @MinLength(16, { message: 'PAYMENT_WEBHOOK_SECRET must be at least 16 characters' })
+  PAYMENT_WEBHOOK_SECRET?: string;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @MinLength(16, { message: 'CARRIER_WEBHOOK_SECRET must be at least 16 characters' })
+  CARRIER_WEBHOOK_SECRET?: string;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^https?:\/\/\S+$/, { message: 'CARRIER_API_URL must be an http(s) URL' })
+  CARRIER_API_URL?: string;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  CARRIER_API_TOKEN?: string;
+
+  @Transform(toInt)
+  @IsInt({ message: 'CARRIER_TIMEOUT_MS must be an integer between 100 and 120000' })
+  @Min(100, { message: 'CARRIER_TIMEOUT_MS must be an integer between 100 and 120000' })
+  @Max(120_000, { message: 'CARRIER_TIMEOUT_MS must be an integer between 100 and 120000' })
+  CARRIER_TIMEOUT_MS = 10_000;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^smtps?:\/\/\S+$/, { message: 'SMTP_URL must be an smtp:// or smtps:// URL' })
+  SMTP_URL?: string;
+
+  @IsString()
+  @MinLength(3, { message: 'MAIL_FROM must be an address' })
+  MAIL_FROM = 'Commerce platform <no-reply@localhost>';
+
+  @Transform(toBool)
+  @IsBoolean({ message: 'OUTBOX_WORKER must be true or false' })
+  OUTBOX_WORKER = true;
+
+  @Transform(toInt)
+  @IsInt({ message: 'OUTBOX_POLL_MS must be an integer between 50 and 60000' })
+  @Min(50, { message: 'OUTBOX_POLL_MS must be an integer between 50 and 60000' })
+  @Max(60_000, { message: 'OUTBOX_POLL_MS must be an integer between 50 and 60000' })
+  OUTBOX_POLL_MS = 1000;
+
+  @Transform(toInt)
+  @IsInt({ message: 'OUTBOX_LEASE_SECONDS must be an integer between 1 and 3600' })
+  @Min(1, { message: 'OUTBOX_LEASE_SECONDS must be an integer between 1 and 3600' })
+  @Max(3600, { message: 'OUTBOX_LEASE_SECONDS must be an integer between 1 and 3600' })
+  OUTBOX_LEASE_SECONDS = 60;
+
+  @Transform(toInt)
+  @IsInt({ message: 'OUTBOX_RETRY_BASE_MS must be an integer between 10 and 5000' })
+  @Min(10, { message: 'OUTBOX_RETRY_BASE_MS must be an integer between 10 and 5000' })
+  @Max(5000, { message: 'OUTBOX_RETRY_BASE_MS must be an integer between 10 and 5000' })
+  OUTBOX_RETRY_BASE_MS = 5000;
+
+  @Transform(toInt)
+  @IsInt({ message: 'OUTBOX_RETRY_MAX_MS must be an integer between 10 and 300000' })
+  @Min(10, { message: 'OUTBOX_RETRY_MAX_MS must be an integer between 10 and 300000' })
+  @Max(300_000, { message: 'OUTBOX_RETRY_MAX_MS must be an integer between 10 and 300000' })
+  OUTBOX_RETRY_MAX_MS = 300_000;
+
+  @Transform(toInt)
+  @IsInt({ message: 'OUTBOX_GIVE_UP_AFTER_SECONDS must be an integer between 1 and 86400' })
+  @Min(1, { message: 'OUTBOX_GIVE_UP_AFTER_SECONDS must be an integer between 1 and 86400' })
+  @Max(86_400, { message: 'OUTBOX_GIVE_UP_AFTER_SECONDS must be an integer between 1 and 86400' })
+  OUTBOX_GIVE_UP_AFTER_SECONDS = 86_400;
+
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
     message: 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
   })

@@ -1,12 +1,16 @@
-import { Global, Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { Outbox } from './outbox';
-import { OutboxJobEntity } from './outbox-job.entity';
+import { Module } from '@nestjs/common';
+import { OrdersModule } from '../orders/orders.module';
+import { CarrierClient } from './carrier-client';
+import { Mailer } from './mailer';
+import { OutboxAdminController } from './outbox-admin.controller';
+import { OutboxHandlers } from './outbox-handlers';
+import { OutboxWorker } from './outbox-worker';
 
-@Global()
+/** Runs the outbox: carrier registration and mail, with retries, and shows what is stuck. */
 @Module({
-  imports: [TypeOrmModule.forFeature([OutboxJobEntity])],
-  providers: [Outbox],
-  exports: [Outbox],
+  imports: [OrdersModule],
+  controllers: [OutboxAdminController],
+  providers: [CarrierClient, Mailer, OutboxHandlers, OutboxWorker],
+  exports: [OutboxWorker],
 })
 export class NotificationsModule {}

@@ -2,7 +2,7 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 
 
 /** Work to run after a commit (a mail, a carrier call), written in the transaction that caused it. */
 @Entity('outbox')
-@Index('ix_outbox_pending', ['runAfter'], { where: '"done_at" IS NULL' })
+@Index('ix_outbox_pending', ['runAfter'], { where: '"done_at" IS NULL AND "failed_at" IS NULL' })
 export class OutboxJobEntity {
   @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'BY DEFAULT' })
   id: string;
@@ -31,4 +31,15 @@ export class OutboxJobEntity {
 
   @Column({ name: 'done_at', type: 'timestamptz', nullable: true })
   doneAt: Date | null;
+
+  /** Given up after the retry window; kept for the stuck-jobs view. */
+  @Column({ name: 'failed_at', type: 'timestamptz', nullable: true })
+  failedAt: Date | null;
+
+  /** The lease of the worker running the job; only its holder may finish it. */
+  @Column({ name: 'lock_token', type: 'uuid', nullable: true })
+  lockToken: string | null;
+
+  @Column({ name: 'locked_until', type: 'timestamptz', nullable: true })
+  lockedUntil: Date | null;
 }

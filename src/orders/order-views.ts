@@ -47,6 +47,8 @@ export function toOrderView(order: OrderEntity, items: OrderItemView[]) {
     carrierOrderUuid: order.carrierOrderUuid,
     carrierTrackingNumber: order.carrierTrackingNumber,
     waybillUrl: order.waybillUrl,
+    paidAt: order.paidAt?.toISOString() ?? null,
+    carrierRegistrationFailedAt: order.carrierRegistrationFailedAt?.toISOString() ?? null,
     items,
   };
 }

@@ -11,6 +11,8 @@ const kopeks = { to: (v: number) => v, from: (v: string | null) => (v === null ?
 @Unique('uq_orders_partner_order', ['brandId', 'partnerOrderId'])
 @Check('ck_orders_source', `"source" IN ('storefront', 'platform')`)
 @Index('ix_orders_brand_id', ['brandId', 'id'])
+@Index('ix_orders_carrier_uuid', ['carrierOrderUuid'])
+@Index('ix_orders_carrier_tracking', ['carrierTrackingNumber'])
 export class OrderEntity {
   @PrimaryGeneratedColumn('identity', { generatedIdentity: 'BY DEFAULT' })
   id: number;
@@ -112,6 +114,17 @@ export class OrderEntity {
   /** Set once, in the transaction that deducted the order's stock: deduction happens exactly once. */
   @Column({ name: 'stock_deducted_at', type: 'timestamptz', nullable: true })
   stockDeductedAt: Date | null;
+
+  @Column({ name: 'paid_at', type: 'timestamptz', nullable: true })
+  paidAt: Date | null;
+
+  /** occurredAt of the carrier event last applied: older events change nothing. */
+  @Column({ name: 'delivery_status_at', type: 'timestamptz', nullable: true })
+  deliveryStatusAt: Date | null;
+
+  /** Set when the carrier refused the shipment for 24 hours; staff are mailed. */
+  @Column({ name: 'carrier_registration_failed_at', type: 'timestamptz', nullable: true })
+  carrierRegistrationFailedAt: Date | null;
 
   /** SHA-256 of the storefront's request, to tell a true retry from a reused order number. */
   @Column({ name: 'request_fingerprint', type: 'char', length: 64, nullable: true })

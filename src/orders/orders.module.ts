@@ -4,6 +4,7 @@ import { CatalogModule } from '../catalog/catalog.module';
 import { StockLedgerModule } from '../inventory/stock-ledger.module';
 import { OrderItemEntity } from './order-item.entity';
 import { OrderEntity } from './order.entity';
+import { OrderFulfilment } from './order-fulfilment';
 import { OrderWriter } from './order-writer';
 import { OrdersController } from './orders.controller';
 import { OrdersService } from './orders.service';
@@ -14,7 +15,7 @@ import { PartnerWebhookService } from './partner-webhook.service';
 @Module({
   imports: [TypeOrmModule.forFeature([OrderEntity, OrderItemEntity]), CatalogModule, StockLedgerModule],
   controllers: [OrdersController, PartnerWebhookController],
-  providers: [OrdersService, OrderWriter, PartnerWebhookService],
-  exports: [OrdersService],
+  providers: [OrdersService, OrderWriter, PartnerWebhookService, OrderFulfilment],
+  exports: [OrdersService, OrderFulfilment],
 })
 export class OrdersModule {}

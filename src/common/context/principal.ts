@@ -1,6 +1,6 @@
 import type { BrandPermission } from './permissions';
 
-export type PrincipalKind = 'user' | 'integration_key' | 'site_key';
+export type PrincipalKind = 'user' | 'integration_key' | 'site_key' | 'webhook';
 
 /**
  * Who is calling, whatever the credential. The guards only ask these questions, so a new kind

@@ -5,5 +5,8 @@ export const REQUIRED_PERMISSION = 'auth:permission';
 export const NEEDS_BRAND = 'auth:needs-brand';
 export const SESSION_ONLY = 'auth:session-only';
 export const AUTH_REALM = 'auth:realm';
+export const SIGNED_WEBHOOK = 'auth:signed-webhook';
+
+export type WebhookFlow = 'payment' | 'carrier';
 
 export type RequiredPermission = Permission;

@@ -5,6 +5,7 @@ export const ErrorText = {
   invalidCsrfToken: 'Invalid CSRF token',
   missingApiKey: 'Missing Authorization: Bearer <apiKey>',
   invalidApiKey: 'Invalid or inactive API key',
+  invalidSignature: 'Invalid signature',
   missingPermission: (permission: string) => `Forbidden: Missing permission ${permission}`,
   brandNotAllowed: 'Forbidden: brand not allowed',
   noBrandAccess: 'Forbidden: no brand access configured',

@@ -1,9 +1,13 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { contextOf } from '../context/context-of';
 import { AuthRealm, Credential, CredentialRegistry } from '../context/credential-registry';
-import { AUTH_REALM, IS_PUBLIC } from '../decorators/auth-metadata';
+import type { Environment } from '../../config/environment';
+import { WebhookPrincipal } from '../context/webhook-principal';
+import { AUTH_REALM, IS_PUBLIC, SIGNED_WEBHOOK, type WebhookFlow } from '../decorators/auth-metadata';
+import { verifySignature } from '../webhooks/webhook-signature';
 import { AppError } from '../errors/app-error';
 import { ErrorText } from '../errors/error-texts';
 
@@ -26,17 +30,35 @@ const REALMS: Record<AuthRealm, RealmRules> = {
 /** First of the global chain: who is calling. Deny by default; `@Public()` opts out. */
 @Injectable()
 export class AuthenticationGuard implements CanActivate {
+  private readonly secrets: Record<WebhookFlow, string | undefined>;
+
   constructor(
     private readonly reflector: Reflector,
     private readonly credentials: CredentialRegistry,
-  ) {}
+    config: ConfigService<Environment, true>,
+  ) {
+    this.secrets = {
+      payment: config.get('PAYMENT_WEBHOOK_SECRET', { infer: true }),
+      carrier: config.get('CARRIER_WEBHOOK_SECRET', { infer: true }),
+    };
+  }
 
   async canActivate(execution: ExecutionContext): Promise<boolean> {
     const targets = [execution.getHandler(), execution.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
+    const request = execution.switchToHttp().getRequest<Request>();
+    const flow = this.reflector.getAllAndOverride<WebhookFlow | undefined>(SIGNED_WEBHOOK, targets);
+    if (flow) {
+      // The signature covers the bytes as received, not the parsed JSON.
+      const raw = (request as Request & { rawBody?: Buffer }).rawBody;
+      if (!verifySignature(this.secrets[flow], request.header('x-signature'), raw)) {
+        throw AppError.unauthorized(ErrorText.invalidSignature);
+      }
+      contextOf(request).principal = new WebhookPrincipal(flow);
+      return true;
+    }
     const realm = this.reflector.getAllAndOverride<AuthRealm | undefined>(AUTH_REALM, targets) ?? 'platform';
     const rules = REALMS[realm];
-    const request = execution.switchToHttp().getRequest<Request>();
     const credential = readCredential(request, rules);
     const resolver = this.credentials.find(realm, credential.token);
     if (!resolver) throw AppError.unauthorized(rules.unknown);

@@ -1,6 +1,12 @@
 import { Identity1763769600000 } from './1763769600000-identity';
 import { AccessKeysSitesJournal1763769700000 } from './1763769700000-access-keys-sites-journal';
 import { CatalogInventoryOrderLines1763769800000 } from './1763769800000-catalog-inventory-order-lines';
+import { PaymentCarrierFlows1763769900000 } from './1763769900000-payment-carrier-flows';
 
 /** Every migration, in order. A new migration is added here as well as in its own file. */
-export const migrations = [Identity1763769600000, AccessKeysSitesJournal1763769700000, CatalogInventoryOrderLines1763769800000];
+export const migrations = [
+  Identity1763769600000,
+  AccessKeysSitesJournal1763769700000,
+  CatalogInventoryOrderLines1763769800000,
+  PaymentCarrierFlows1763769900000,
+];

@@ -1,0 +1,93 @@
+export interface OrderMailData {
+  brandName: string;
+  orderNumber: string;
+  hash: string;
+  recipientName: string;
+  totalKopeks: number;
+  items: Array<{ article: string; size: string; quantity: number; lineTotalKopeks: number }>;
+  deliveryCity: string;
+  pvzAddress: string | null;
+  trackingNumber: string | null;
+}
+
+export interface RenderedMail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+const DELIVERY_STATUS_TEXT: Record<string, string> = {
+  registered: 'The carrier has registered your shipment',
+  accepted: 'The carrier has accepted your parcel',
+  in_transit: 'Your parcel is on its way',
+  arrived: 'Your parcel has arrived at the pickup point',
+  delivered: 'Your parcel has been delivered',
+  not_delivered: 'The carrier could not deliver your parcel',
+  returned: 'Your parcel is being returned to the shop',
+};
+
+const rub = (kopeks: number) => `${Math.floor(kopeks / 100)}.${String(kopeks % 100).padStart(2, '0')} RUB`;
+
+const escape = (value: string) =>
+  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/** Text lines become the plain part and, escaped, the HTML part: one wording, two formats. */
+function render(subject: string, lines: string[]): RenderedMail {
+  const html = `<!doctype html><html><body style="font-family:sans-serif">${lines
+    .map((line) => (line === '' ? '<br>' : `<p>${escape(line)}</p>`))
+    .join('')}</body></html>`;
+  return { subject, text: lines.join('\n'), html };
+}
+
+function orderLines(order: OrderMailData): string[] {
+  return [
+    ...order.items.map((item) => `  ${item.article}, size ${item.size} × ${item.quantity}: ${rub(item.lineTotalKopeks)}`),
+    `Total: ${rub(order.totalKopeks)}`,
+    `Delivery: ${[order.deliveryCity, order.pvzAddress].filter(Boolean).join(', ') || 'not specified'}`,
+  ];
+}
+
+export const MailTemplates = {
+  orderAccepted: (order: OrderMailData) =>
+    render(`${order.brandName}: order ${order.orderNumber} accepted`, [
+      `Hello, ${order.recipientName}!`,
+      `We have received your order ${order.orderNumber}.`,
+      ...orderLines(order),
+      '',
+      `Order reference: ${order.hash}`,
+    ]),
+
+  paymentReceived: (order: OrderMailData) =>
+    render(`${order.brandName}: payment for order ${order.orderNumber} received`, [
+      `Hello, ${order.recipientName}!`,
+      `Thank you: the payment for order ${order.orderNumber} has been received. We are preparing your parcel.`,
+      ...orderLines(order),
+      order.trackingNumber ? `Tracking number: ${order.trackingNumber}` : 'You will receive the tracking number as soon as the carrier registers the parcel.',
+      '',
+      `Order reference: ${order.hash}`,
+    ]),
+
+  deliveryStatus: (order: OrderMailData, status: string) =>
+    render(`${order.brandName}: order ${order.orderNumber}: ${DELIVERY_STATUS_TEXT[status] ?? status}`, [
+      `Hello, ${order.recipientName}!`,
+      `${DELIVERY_STATUS_TEXT[status] ?? `Delivery status: ${status}`}.`,
+      ...(order.trackingNumber ? [`Tracking number: ${order.trackingNumber}`] : []),
+      '',
+      `Order reference: ${order.hash}`,
+    ]),
+
+  staffPaidOrder: (order: OrderMailData) =>
+    render(`New paid order ${order.orderNumber}`, [
+      `Order ${order.orderNumber} for ${order.recipientName} has been paid.`,
+      ...orderLines(order),
+      'The shipment is being registered with the carrier.',
+    ]),
+
+  staffShipmentFailed: (order: OrderMailData, lastError: string | null) =>
+    render(`Shipment for order ${order.orderNumber} could not be registered`, [
+      `The carrier did not register the shipment for paid order ${order.orderNumber} within 24 hours of retries.`,
+      `Last error: ${lastError ?? 'unknown'}`,
+      'Please register the shipment by hand and enter the tracking number on the order.',
+      ...orderLines(order),
+    ]),
+};

@@ -1,0 +1,42 @@
+import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { createTransport, type Transporter } from 'nodemailer';
+import type { Environment } from '../config/environment';
+
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** Stable per outbox job, so a receiver can recognise a re-sent message. */
+  messageId: string;
+}
+
+/** Real SMTP at SMTP_URL; without it, mails are written to the log instead. */
+@Injectable()
+export class Mailer implements OnApplicationShutdown {
+  private readonly logger = new Logger('Mail');
+  private readonly transport?: Transporter;
+  private readonly from: string;
+
+  constructor(config: ConfigService<Environment, true>) {
+    const url = config.get('SMTP_URL', { infer: true });
+    this.from = config.get('MAIL_FROM', { infer: true });
+    if (url) {
+      const timeouts = 'connectionTimeout=10000&greetingTimeout=10000&socketTimeout=20000';
+      this.transport = createTransport(url.includes('?') ? `${url}&${timeouts}` : `${url}?${timeouts}`);
+    }
+  }
+
+  async send(mail: Mail): Promise<void> {
+    if (!this.transport) {
+      this.logger.log({ to: mail.to, subject: mail.subject, messageId: mail.messageId, text: mail.text }, 'mail (SMTP_URL not set)');
+      return;
+    }
+    await this.transport.sendMail({ from: this.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, messageId: mail.messageId });
+  }
+
+  onApplicationShutdown(): void {
+    this.transport?.close();
+  }
+}

@@ -1,0 +1,89 @@
+import { Injectable, Logger } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { OrderFulfilment } from '../orders/order-fulfilment';
+import { CarrierClient } from './carrier-client';
+import { Mailer } from './mailer';
+import { MailTemplates, type RenderedMail } from './mail-templates';
+import { Outbox, type OutboxKind } from './outbox';
+
+export interface ClaimedJob {
+  id: string;
+  kind: OutboxKind;
+  payload: { orderId: number; status?: string };
+  attempts: number;
+  lastError: string | null;
+}
+
+/** Runs in the transaction that marks the job done: the job's own database effects. */
+export type CommitStep = (tx: EntityManager) => Promise<void>;
+
+/**
+ * What each kind of job does. `run` does the outside work (HTTP, SMTP) and returns the database
+ * step to commit with the job's completion; `giveUp` runs when the retry window has passed.
+ */
+@Injectable()
+export class OutboxHandlers {
+  private readonly logger = new Logger('Outbox');
+
+  constructor(
+    private readonly orders: OrderFulfilment,
+    private readonly carrier: CarrierClient,
+    private readonly mailer: Mailer,
+    private readonly outbox: Outbox,
+  ) {}
+
+  async run(job: ClaimedJob): Promise<CommitStep | undefined> {
+    const orderId = job.payload.orderId;
+    switch (job.kind) {
+      case 'carrier.register_shipment': {
+        const request = await this.orders.shipmentRequest(orderId);
+        if (!request) return undefined;
+        const shipment = await this.carrier.registerShipment(request);
+        return (tx) => this.orders.recordShipment(tx, orderId, shipment);
+      }
+      case 'mail.order_accepted':
+        return this.mailBuyer(job, (data) => MailTemplates.orderAccepted(data));
+      case 'mail.payment_received':
+        return this.mailBuyer(job, (data) => MailTemplates.paymentReceived(data));
+      case 'mail.delivery_status':
+        return this.mailBuyer(job, (data) => MailTemplates.deliveryStatus(data, job.payload.status ?? ''));
+      case 'mail.staff_paid_order':
+        return this.mailStaff(job, (data) => MailTemplates.staffPaidOrder(data));
+      case 'mail.staff_shipment_failed':
+        return this.mailStaff(job, (data) => MailTemplates.staffShipmentFailed(data, (job.payload as { lastError?: string }).lastError ?? null));
+    }
+  }
+
+  /** After 24 hours a shipment that could not be registered is flagged and staff are told. */
+  async giveUp(tx: EntityManager, job: ClaimedJob, lastError: string): Promise<void> {
+    this.logger.error({ jobId: job.id, kind: job.kind, orderId: job.payload.orderId, lastError }, 'outbox job given up');
+    if (job.kind !== 'carrier.register_shipment') return;
+    await this.orders.flagShipmentFailed(tx, job.payload.orderId);
+    await this.outbox.enqueue(tx, [
+      {
+        kind: 'mail.staff_shipment_failed',
+        payload: { orderId: job.payload.orderId, lastError },
+        dedupeKey: `staff_shipment_failed:${job.payload.orderId}`,
+      },
+    ]);
+  }
+
+  private async mailBuyer(job: ClaimedJob, template: (data: Parameters<typeof MailTemplates.orderAccepted>[0]) => RenderedMail) {
+    const contacts = await this.orders.contacts(job.payload.orderId);
+    if (!contacts?.recipientEmail) return undefined;
+    await this.mailer.send({ to: contacts.recipientEmail, messageId: messageIdOf(job), ...template(contacts.mail) });
+    return undefined;
+  }
+
+  private async mailStaff(job: ClaimedJob, template: (data: Parameters<typeof MailTemplates.orderAccepted>[0]) => RenderedMail) {
+    const contacts = await this.orders.contacts(job.payload.orderId);
+    if (!contacts?.staffEmail) {
+      this.logger.warn({ orderId: job.payload.orderId, kind: job.kind }, 'brand has no staffEmail: staff mail skipped');
+      return undefined;
+    }
+    await this.mailer.send({ to: contacts.staffEmail, messageId: messageIdOf(job), ...template(contacts.mail) });
+    return undefined;
+  }
+}
+
+const messageIdOf = (job: ClaimedJob) => `<outbox-${job.id}@commerce-integration-layer>`;

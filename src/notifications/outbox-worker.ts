@@ -1,0 +1,140 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import type { Environment } from '../config/environment';
+import { changedRows } from '../database/returning';
+import { ClaimedJob, OutboxHandlers } from './outbox-handlers';
+
+const BATCH = 10;
+
+/**
+ * Runs outbox jobs inside the service, safely in several instances at once: a job is claimed
+ * with FOR UPDATE SKIP LOCKED under a lease (a token and an expiry), run outside any
+ * transaction, and finished only by the lease holder. A worker that dies leaves a lease that
+ * runs out, and the job is taken up again; a finished job is never run again.
+ */
+@Injectable()
+export class OutboxWorker implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('OutboxWorker');
+  private readonly enabled: boolean;
+  private readonly pollMs: number;
+  private readonly leaseSeconds: number;
+  private readonly retryBaseMs: number;
+  private readonly retryMaxMs: number;
+  private readonly giveUpAfterSeconds: number;
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+  private stopped = false;
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly handlers: OutboxHandlers,
+    config: ConfigService<Environment, true>,
+  ) {
+    this.enabled = config.get('OUTBOX_WORKER', { infer: true });
+    this.pollMs = config.get('OUTBOX_POLL_MS', { infer: true });
+    this.leaseSeconds = config.get('OUTBOX_LEASE_SECONDS', { infer: true });
+    this.retryBaseMs = config.get('OUTBOX_RETRY_BASE_MS', { infer: true });
+    this.retryMaxMs = config.get('OUTBOX_RETRY_MAX_MS', { infer: true });
+    this.giveUpAfterSeconds = config.get('OUTBOX_GIVE_UP_AFTER_SECONDS', { infer: true });
+  }
+
+  onApplicationBootstrap(): void {
+    if (this.enabled) this.schedule(0);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+
+  /** Delay before retry n (1-based): the base, doubling, capped. */
+  backoffMs(attempt: number): number {
+    return Math.min(this.retryBaseMs * 2 ** Math.max(0, attempt - 1), this.retryMaxMs);
+  }
+
+  /** One pass: claim a batch and run it. Returns how many jobs it ran. */
+  async runOnce(): Promise<number> {
+    const token = randomUUID();
+    const claimed = await changedRows<{ id: string; kind: ClaimedJob['kind']; payload: ClaimedJob['payload']; attempts: number; last_error: string | null; age_seconds: number }>(
+      this.db.manager,
+      `UPDATE outbox SET lock_token = $1, locked_until = now() + make_interval(secs => $2), attempts = attempts + 1
+        WHERE id IN (SELECT id FROM outbox
+                      WHERE done_at IS NULL AND failed_at IS NULL AND run_after <= now()
+                        AND (locked_until IS NULL OR locked_until < now())
+                      ORDER BY run_after, id LIMIT $3 FOR UPDATE SKIP LOCKED)
+        RETURNING id, kind, payload, attempts, last_error, extract(epoch FROM now() - created_at)::float AS age_seconds`,
+      [token, this.leaseSeconds, BATCH],
+    );
+    for (const row of claimed) {
+      if (this.stopped) break;
+      await this.runJob({ id: row.id, kind: row.kind, payload: row.payload, attempts: row.attempts, lastError: row.last_error }, token, row.age_seconds);
+    }
+    return claimed.length;
+  }
+
+  private async runJob(job: ClaimedJob, token: string, ageSeconds: number): Promise<void> {
+    try {
+      const commit = await this.handlers.run(job);
+      await this.db.transaction(async (tx) => {
+        await commit?.(tx);
+        const done = await changedRows(
+          tx,
+          'UPDATE outbox SET done_at = now(), lock_token = NULL, locked_until = NULL WHERE id = $1 AND lock_token = $2 RETURNING id',
+          [job.id, token],
+        );
+        // The lease ran out and another worker owns the job now: leave it to that worker.
+        if (done.length === 0) throw new LeaseLost();
+      });
+    } catch (error) {
+      if (error instanceof LeaseLost) return;
+      await this.recordFailure(job, token, ageSeconds, error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  private async recordFailure(job: ClaimedJob, token: string, ageSeconds: number, message: string): Promise<void> {
+    const lastError = message.slice(0, 1000);
+    if (ageSeconds >= this.giveUpAfterSeconds) {
+      await this.db.transaction(async (tx) => {
+        const failed = await changedRows(
+          tx,
+          'UPDATE outbox SET failed_at = now(), last_error = $3, lock_token = NULL, locked_until = NULL WHERE id = $1 AND lock_token = $2 RETURNING id',
+          [job.id, token, lastError],
+        );
+        if (failed.length > 0) await this.handlers.giveUp(tx, job, lastError);
+      });
+      return;
+    }
+    const delayMs = this.backoffMs(job.attempts);
+    this.logger.warn({ jobId: job.id, kind: job.kind, attempt: job.attempts, retryInMs: delayMs, error: lastError }, 'outbox job failed');
+    await this.db.query(
+      `UPDATE outbox SET run_after = now() + make_interval(secs => $3), last_error = $4, lock_token = NULL, locked_until = NULL
+        WHERE id = $1 AND lock_token = $2`,
+      [job.id, token, delayMs / 1000, lastError],
+    );
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.running = this.loop();
+    }, delayMs);
+    this.timer.unref();
+  }
+
+  private async loop(): Promise<void> {
+    let ran = 0;
+    try {
+      ran = await this.runOnce();
+    } catch (error) {
+      this.logger.error({ err: { message: (error as Error).message } }, 'outbox pass failed');
+    }
+    // A full batch suggests more is waiting: go again at once.
+    this.schedule(ran === BATCH ? 0 : this.pollMs);
+  }
+}
+
+class LeaseLost extends Error {}

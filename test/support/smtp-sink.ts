@@ -1,0 +1,53 @@
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+
+export interface ReceivedMail {
+  to: string[];
+  subject: string;
+  messageId: string;
+  raw: string;
+}
+
+/** A real SMTP server in the test process that keeps what it receives; `down` refuses mail. */
+export class SmtpSink {
+  readonly received: ReceivedMail[] = [];
+  down = false;
+  private readonly server: SMTPServer;
+
+  constructor() {
+    this.server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
+      onRcptTo: (_address, _session, callback) => callback(this.down ? Object.assign(new Error('mailbox unavailable'), { responseCode: 451 }) : undefined),
+      onData: (stream, session, callback) => {
+        const chunks: Buffer[] = [];
+        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+        stream.on('end', () => {
+          const raw = Buffer.concat(chunks).toString();
+          const header = (name: string) => new RegExp(`^${name}: (.*)$`, 'mi').exec(raw)?.[1]?.trim() ?? '';
+          this.received.push({
+            to: session.envelope.rcptTo.map((r) => r.address),
+            subject: header('Subject'),
+            messageId: header('Message-ID'),
+            raw,
+          });
+          callback();
+        });
+      },
+    });
+  }
+
+  async start(): Promise<string> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    return `smtp://127.0.0.1:${(this.server.server.address() as AddressInfo).port}`;
+  }
+
+  async stop(): Promise<void> {
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  to(address: string): ReceivedMail[] {
+    return this.received.filter((m) => m.to.includes(address));
+  }
+}
