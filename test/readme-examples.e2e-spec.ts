@@ -30,6 +30,7 @@ describe('README examples', () => {
       SESSION_SECRET: 'readme-examples-secret-0123456789abcdef',
       BOOTSTRAP_ADMIN_EMAIL: 'admin@example.com',
       BOOTSTRAP_ADMIN_PASSWORD: 'change-me-now',
+      PAYMENT_WEBHOOK_SECRET: 'readme-payment-secret-123',
       DATA_DIR: path.join(db.name, 'unused'),
     });
     await waitForHealth(service);
@@ -39,13 +40,17 @@ describe('README examples', () => {
     await db?.drop();
   });
 
-  it('issue a key, check it, revoke it, load the catalog, send a storefront order, use a site key', async () => {
-    const { stdout } = await run('bash', ['-c', readmeScript(service.baseUrl)], { timeout: 60_000 });
+  it('issue a key, check it, revoke it, load the catalog, send a storefront order, confirm a payment, use a site key', async () => {
+    const { stdout } = await run('bash', ['-c', readmeScript(service.baseUrl)], {
+      timeout: 60_000,
+      env: { ...process.env, PAYMENT_WEBHOOK_SECRET: 'readme-payment-secret-123' },
+    });
     expect(stdout).toMatch(/"status":"active"/);
     expect(stdout).toMatch(/^200$/m);
     expect(stdout).toMatch(/"status":"revoked"/);
     expect(stdout).toMatch(/HTTP\/1\.1 201/);
     expect(stdout).toMatch(/"ok":true,"duplicate":false,"order":\{"id":\d+,"orderNumber":"\d+","hash":"[\w-]+","totalKopeks":1405000\}/);
+    expect(stdout).toContain(`{"ok":true}`);
     expect(stdout).toMatch(/"site":\{"id":\d+,"name":"Ivanovo workshop"\},"brand":\{"id":1,"name":"Northwind","slug":"northwind"\}/);
   });
 });

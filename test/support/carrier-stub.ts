@@ -26,6 +26,8 @@ export class CarrierStub {
   readonly calls: Array<{ idempotencyKey?: string; status: number }> = [];
   readonly shipments = new Map<string, StubShipment>();
   down = false;
+  /** Requests that arrived, answered or not (the slow mode answers late). */
+  arrived = 0;
   private failuresLeft: number;
   private server?: Server;
 
@@ -49,6 +51,7 @@ export class CarrierStub {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    this.arrived += 1;
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const idempotencyKey = req.headers['idempotency-key'] as string | undefined;
