@@ -5,6 +5,8 @@ import { CommonModule } from './common/common.module';
 import { AuthenticationGuard } from './common/guards/authentication.guard';
 import { BrandContextGuard } from './common/guards/brand-context.guard';
 import { PermissionGuard } from './common/guards/permission.guard';
+import { RateLimitGuard } from './common/guards/rate-limit.guard';
+import { RateLimitModule } from './common/rate-limit.module';
 import { validateEnvironment } from './config/environment';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
@@ -45,6 +47,7 @@ export class AppModule {
         }),
         LoggingModule,
         CommonModule,
+        RateLimitModule,
         DatabaseModule.forRoot(options.databaseUrl),
         HealthModule,
         SecurityJournalModule,
@@ -61,8 +64,9 @@ export class AppModule {
         NotificationsModule,
       ],
       providers: [
-        // The guard chain, in this order: who is calling, in which brand, may they.
+        // The guard chain, in this order: who is calling, within their rate, in which brand, may they.
         { provide: APP_GUARD, useClass: AuthenticationGuard },
+        { provide: APP_GUARD, useClass: RateLimitGuard },
         { provide: APP_GUARD, useClass: BrandContextGuard },
         { provide: APP_GUARD, useClass: PermissionGuard },
       ],

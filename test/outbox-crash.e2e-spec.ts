@@ -45,7 +45,8 @@ describe('outbox across a crash', () => {
     await db?.drop();
   });
 
-  async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers of the API under test
+  async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
     const response = await fetch(`${service!.baseUrl}${path}`, {
       method,
       headers: { 'Content-Type': 'application/json', ...headers },

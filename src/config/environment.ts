@@ -160,6 +160,25 @@ export class Environment {
   @Max(86_400, { message: 'OUTBOX_GIVE_UP_AFTER_SECONDS must be an integer between 1 and 86400' })
   OUTBOX_GIVE_UP_AFTER_SECONDS = 86_400;
 
+  @Transform(toInt)
+  @IsInt({ message: 'RATE_LIMIT_PER_SECOND must be a positive integer' })
+  @Min(1, { message: 'RATE_LIMIT_PER_SECOND must be a positive integer' })
+  RATE_LIMIT_PER_SECOND = 100;
+
+  @Transform(toInt)
+  @IsInt({ message: 'RATE_LIMIT_BURST must be a positive integer' })
+  @Min(1, { message: 'RATE_LIMIT_BURST must be a positive integer' })
+  RATE_LIMIT_BURST = 200;
+
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^rediss?:\/\/\S+$/, { message: 'REDIS_URL must be a redis:// URL' })
+  REDIS_URL?: string;
+
+  @IsString()
+  @MinLength(1, { message: 'RATE_LIMIT_KEY_PREFIX must not be empty' })
+  RATE_LIMIT_KEY_PREFIX = 'cil';
+
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
     message: 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
   })

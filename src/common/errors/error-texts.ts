@@ -11,6 +11,7 @@ export const ErrorText = {
   noBrandAccess: 'Forbidden: no brand access configured',
   sessionRequired: 'Forbidden: a user session is required',
   tooManyLoginAttempts: 'Too many login attempts',
+  tooManyRequests: 'Too many requests',
   notFound: 'Not found',
   malformedJson: 'Malformed JSON body',
   payloadTooLarge: 'Payload too large',

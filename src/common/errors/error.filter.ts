@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@n
 import type { Request, Response } from 'express';
 import { AppError } from './app-error';
 import { ErrorText } from './error-texts';
+import { isDatabaseUnavailable } from './pg-errors';
 
 interface ErrorBody {
   error: string;
@@ -19,7 +20,9 @@ export class ErrorFilter implements ExceptionFilter {
     const request = http.getRequest<Request>();
     const response = http.getResponse<Response>();
     const { status, body, headers } = this.describe(exception);
-    if (status >= 500) {
+    if (status === 503) {
+      this.logger.warn({ path: request.path, reason: exception instanceof Error ? exception.message : String(exception) }, 'database unavailable');
+    } else if (status >= 500) {
       // Only name, message and stack: driver errors carry query parameters, which can hold secrets.
       const err = exception instanceof Error ? { type: exception.name, message: exception.message, stack: exception.stack } : { message: String(exception) };
       this.logger.error({ err, path: request.path }, 'request failed');
@@ -42,6 +45,9 @@ export class ErrorFilter implements ExceptionFilter {
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       return { status, body: { error: textForStatus(status, exception) } };
+    }
+    if (isDatabaseUnavailable(exception)) {
+      return { status: 503, body: { error: ErrorText.serviceUnavailable }, headers: { 'Retry-After': '5' } };
     }
     return { status: 500, body: { error: ErrorText.internal } };
   }

@@ -11,3 +11,20 @@ export function isUniqueViolation(error: unknown, constraint?: string): boolean 
 export function isForeignKeyViolation(error: unknown): boolean {
   return error instanceof QueryFailedError && (error.driverError as { code?: string }).code === '23503';
 }
+
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', '57P01', '57P02', '57P03', '53300']);
+const UNAVAILABLE_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|the database system is (starting up|shutting down)|Connection is closed/i;
+
+/**
+ * The database cannot be reached (down, restarting, out of connections): the request should get
+ * 503 and may be retried, rather than a 500 that suggests a bug.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const candidates = [error, (error as { driverError?: unknown } | null)?.driverError, (error as { cause?: unknown } | null)?.cause];
+  return candidates.some((candidate) => {
+    if (!candidate || typeof candidate !== 'object') return false;
+    const { code, message } = candidate as { code?: unknown; message?: unknown };
+    if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || code.startsWith('08'))) return true;
+    return typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message);
+  });
+}

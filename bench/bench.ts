@@ -1,0 +1,250 @@
+/**
+ * npm run bench [-- --json FILE]
+ * Starts the built service on a fresh database (DATABASE_URL's server, else the embedded one),
+ * seeds it, measures four scenarios at 50 connections with autocannon, checks the invariants,
+ * and prints a table. BENCH_DURATION (seconds, default 10) sets each scenario's length.
+ */
+import autocannon from 'autocannon';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import path from 'node:path';
+import { Client } from 'pg';
+import { withDatabaseName } from '../src/database/database-url';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from '../src/database/embedded-postgres';
+
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const CONNECTIONS = 50;
+const PRODUCTS = 200;
+const SIZES = ['XS', 'S', 'M', 'L', 'XL'];
+const jsonOut = process.argv.includes('--json') ? process.argv[process.argv.indexOf('--json') + 1] : undefined;
+
+interface ScenarioResult {
+  reqPerSec: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  statuses: Record<string, number>;
+}
+
+async function main(): Promise<void> {
+  const { url, cleanup } = await freshDatabase();
+  const port = 3900 + Math.floor(Math.random() * 90);
+  const service = startService(url, port);
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    await waitHealthy(base, service);
+    const seed = await seedData(base);
+    const results: Record<string, ScenarioResult> = {};
+    const sent = new Map<string, { quantity: number }>();
+
+    results.webhook_unique = await run(base, 'webhook_unique', () => webhookRequest(seed.storefrontKey, sent, 0));
+    results.webhook_dup30 = await run(base, 'webhook_dup30', () => webhookRequest(seed.storefrontKey, sent, 0.3));
+    results.admin_list = await run(base, 'admin_list', () => ({ method: 'GET', path: '/orders/admin/all?limit=1', headers: { authorization: `Bearer ${seed.readerKey}` } }));
+    results.site_me = await run(base, 'site_me', () => ({ method: 'GET', path: '/production-api/me', headers: { authorization: `Bearer ${seed.siteKey}` } }));
+
+    const peakRssMb = peakRss(service.pid!);
+    const created = results.webhook_unique.statuses['201'] + (results.webhook_dup30.statuses['201'] ?? 0);
+    const invariants = await checkInvariants(url, created);
+    report(results, peakRssMb, invariants);
+    if (jsonOut) {
+      const scenarios = Object.fromEntries(
+        Object.entries(results).map(([name, r]) => [name, { reqPerSec: r.reqPerSec, p50: r.p50, p99: r.p99, errors: r.errors }]),
+      );
+      writeFileSync(jsonOut, `${JSON.stringify({ scenarios, peakRssMb, invariants }, null, 2)}\n`);
+    }
+    if (!invariants.ok) process.exitCode = 1;
+  } finally {
+    service.kill('SIGTERM');
+    await new Promise((resolve) => service.once('exit', resolve));
+    await cleanup();
+  }
+}
+
+async function freshDatabase(): Promise<{ url: string; cleanup: () => Promise<void> }> {
+  let embedded: EmbeddedDatabase | undefined;
+  let dataDir: string | undefined;
+  let serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) {
+    dataDir = mkdtempSync(path.join(tmpdir(), 'cil-bench-'));
+    embedded = await startEmbeddedPostgres({ dataDir, databaseName: 'postgres' });
+    serverUrl = embedded.url;
+  }
+  const name = `cil_bench_${Date.now()}_${randomBytes(3).toString('hex')}`;
+  await sql(serverUrl, `CREATE DATABASE "${name}"`);
+  return {
+    url: withDatabaseName(serverUrl, name),
+    cleanup: async () => {
+      await sql(serverUrl!, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await embedded?.stop();
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function sql(url: string, text: string, params: unknown[] = []) {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await client.query(text, params);
+  } finally {
+    await client.end();
+  }
+}
+
+function startService(databaseUrl: string, port: number): ChildProcess {
+  const child = spawn(process.execPath, [path.resolve(__dirname, '../dist/main.js')], {
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+      SESSION_SECRET: 'bench-session-secret-0123456789abcdef0123',
+      BOOTSTRAP_ADMIN_EMAIL: 'bench@example.com',
+      BOOTSTRAP_ADMIN_PASSWORD: 'bench-password-1',
+      // The benchmark measures the service, not the per-key limits it would otherwise hit.
+      RATE_LIMIT_PER_SECOND: '1000000',
+      RATE_LIMIT_BURST: '2000000',
+      DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE ?? '20',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  return child;
+}
+
+async function waitHealthy(base: string, service: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (service.exitCode !== null) throw new Error('the service exited during start');
+    if ((await fetch(`${base}/health`).catch(() => undefined))?.status === 200) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error('the service did not become healthy');
+}
+
+async function api(base: string, method: string, url: string, token: string | undefined, body?: unknown) {
+  const response = await fetch(`${base}${url}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = (await response.json()) as Record<string, unknown>;
+  if (response.status >= 300) throw new Error(`${method} ${url} → ${response.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+async function seedData(base: string) {
+  const admin = (await api(base, 'POST', '/auth/login', undefined, { email: 'bench@example.com', password: 'bench-password-1' })).token as string;
+  const brand = (await api(base, 'POST', '/admin/brands', admin, { name: 'Bench', slug: 'bench' })).id as number;
+  const issue = async (permissions: string[]) =>
+    (await api(base, 'POST', `/admin/brands/${brand}/integration-keys`, admin, { name: 'bench', permissions })).key as string;
+  const catalogKey = await issue(['products.write']);
+  for (let p = 0; p < PRODUCTS; p++) {
+    await api(base, 'POST', '/catalog/products', catalogKey, {
+      name: `Product ${p}`,
+      article: `A-${p}`,
+      storefrontArticle: `SF-${p}`,
+      priceKopeks: 10000 + p,
+      sizes: SIZES.map((name) => ({ name, stock: 1000 })),
+    });
+  }
+  const site = (await api(base, 'POST', `/admin/brands/${brand}/production-sites`, admin, { name: 'Bench site' })).id as number;
+  const siteKey = (await api(base, 'POST', `/admin/brands/${brand}/production-sites/${site}/keys`, admin)).key as string;
+  return { storefrontKey: await issue(['orders.create_partner']), readerKey: await issue(['orders.read']), siteKey };
+}
+
+let orderSeq = 0;
+function webhookRequest(key: string, sent: Map<string, { quantity: number }>, repeatShare: number) {
+  const ids = [...sent.keys()];
+  const repeat = ids.length > 0 && Math.random() < repeatShare;
+  const partnerOrderId = repeat ? ids[Math.floor(Math.random() * ids.length)] : `B-${process.pid}-${++orderSeq}`;
+  const lines = 1 + Math.floor(Math.random() * 3);
+  const items = Array.from({ length: lines }, () => ({
+    article: `SF-${Math.floor(Math.random() * PRODUCTS)}`,
+    size: SIZES[Math.floor(Math.random() * SIZES.length)],
+    quantity: 1 + Math.floor(Math.random() * 2),
+  }));
+  if (!repeat) sent.set(partnerOrderId, { quantity: 0 });
+  return {
+    method: 'POST',
+    path: '/orders/integrations/partner/webhook',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      partnerOrderId,
+      recipient: { fullName: 'Bench Buyer Testovich', phone: '+7 912 345-67-89' },
+      items,
+      delivery: { city: 'Kazan', deliveryCostKopeks: 30000 },
+    }),
+  };
+}
+
+async function run(base: string, name: string, next: () => { method: string; path: string; headers: Record<string, string>; body?: string }): Promise<ScenarioResult> {
+  const statuses: Record<string, number> = {};
+  const result = await autocannon({
+    url: base,
+    connections: CONNECTIONS,
+    duration: DURATION,
+    requests: [
+      {
+        setupRequest: (request: Record<string, unknown>) => ({ ...request, ...next() }),
+      },
+    ],
+    setupClient: (client: { on(event: string, listener: (status: number) => void): void }) => {
+      client.on('response', (status: number) => {
+        statuses[status] = (statuses[status] ?? 0) + 1;
+      });
+    },
+  } as unknown as autocannon.Options);
+  const errors = result.errors + result.timeouts + Object.entries(statuses).filter(([s]) => Number(s) >= 300 || Number(s) < 200).reduce((n, [, c]) => n + c, 0);
+  process.stderr.write(`${name}: done\n`);
+  return { reqPerSec: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, errors, statuses };
+}
+
+function peakRss(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return Math.round(kb / 1024);
+}
+
+async function checkInvariants(url: string, created201: number) {
+  const orders = Number((await sql(url, 'SELECT count(*) FROM orders')).rows[0].count);
+  const duplicates = Number(
+    (await sql(url, 'SELECT count(*) - count(DISTINCT (brand_id, partner_order_id)) AS n FROM orders')).rows[0].n,
+  );
+  const consumed = Number((await sql(url, 'SELECT COALESCE(sum(quantity), 0) AS q FROM order_items')).rows[0].q);
+  const ledgerOrders = Number((await sql(url, `SELECT COALESCE(-sum(delta), 0) AS q FROM stock_movements WHERE reason = 'order'`)).rows[0].q);
+  const drift = Number(
+    (
+      await sql(
+        url,
+        `SELECT count(*) AS n FROM product_sizes s
+          WHERE s.stock <> (SELECT COALESCE(sum(delta), 0) FROM stock_movements m WHERE m.size_id = s.id)`,
+      )
+    ).rows[0].n,
+  );
+  const ok = orders === created201 && duplicates === 0 && consumed === ledgerOrders && drift === 0;
+  return { ok, orders, created201, duplicates, stockConsumed: consumed, ledgerConsumed: ledgerOrders, sizesOffLedger: drift };
+}
+
+function report(results: Record<string, ScenarioResult>, peakRssMb: number, invariants: Awaited<ReturnType<typeof checkInvariants>>) {
+  const rows = Object.entries(results).map(([name, r]) => `| ${name.padEnd(15)} | ${String(r.reqPerSec).padStart(7)} | ${String(r.p50).padStart(6)} | ${String(r.p99).padStart(6)} | ${String(r.errors).padStart(6)} | ${JSON.stringify(r.statuses)}`);
+  process.stdout.write(
+    [
+      '',
+      `${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${CONNECTIONS} connections, ${DURATION} s per scenario`,
+      '| scenario        |   req/s | p50 ms | p99 ms | errors | statuses',
+      '|-----------------|---------|--------|--------|--------|---------',
+      ...rows,
+      `peak RSS of the service: ${peakRssMb} MB`,
+      `invariants: ${invariants.ok ? 'OK' : 'BROKEN'} ${JSON.stringify(invariants)}`,
+      '',
+    ].join('\n'),
+  );
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,40 @@
+import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
+import { Module } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { ThrottlerModule } from '@nestjs/throttler';
+import type { Request } from 'express';
+import type { Environment } from '../config/environment';
+import { contextOf } from './context/context-of';
+
+const LIMITED_KINDS = new Set(['integration_key', 'site_key']);
+
+/**
+ * A key may make RATE_LIMIT_PER_SECOND requests a second on average with bursts to
+ * RATE_LIMIT_BURST: at most BURST in any second and PER_SECOND × 10 in any ten seconds.
+ * Counters live in Redis when REDIS_URL is set (shared by instances), in memory otherwise.
+ */
+@Module({
+  imports: [
+    ThrottlerModule.forRootAsync({
+      inject: [ConfigService],
+      useFactory: (config: ConfigService<Environment, true>) => {
+        const redisUrl = config.get('REDIS_URL', { infer: true });
+        const prefix = config.get('RATE_LIMIT_KEY_PREFIX', { infer: true });
+        const perSecond = config.get('RATE_LIMIT_PER_SECOND', { infer: true });
+        return {
+          throttlers: [
+            { name: 'burst', ttl: 1000, limit: config.get('RATE_LIMIT_BURST', { infer: true }) },
+            { name: 'sustained', ttl: 10_000, limit: perSecond * 10 },
+          ],
+          storage: redisUrl ? new ThrottlerStorageRedisService(redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false }) : undefined,
+          skipIf: (context) => !LIMITED_KINDS.has(contextOf(context.switchToHttp().getRequest<Request>()).principal?.kind ?? ''),
+          getTracker: (_req, context) => {
+            const principal = contextOf(context.switchToHttp().getRequest<Request>()).principal!;
+            return `${prefix}:rl:${principal.kind}:${principal.id}`;
+          },
+        };
+      },
+    }),
+  ],
+})
+export class RateLimitModule {}

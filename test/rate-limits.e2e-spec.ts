@@ -1,0 +1,72 @@
+import { randomBytes } from 'node:crypto';
+import request from 'supertest';
+import { Fixtures, issueKey, siteWithKey } from './support/fixtures';
+import { createTestDatabase, type TestDatabase } from './support/test-database';
+import { bearer, startTestApp, type TestApp } from './support/test-app';
+
+const LIMITS = { RATE_LIMIT_PER_SECOND: '5', RATE_LIMIT_BURST: '10' };
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+describe('rate limits per key', () => {
+  let db: TestDatabase;
+  let t: TestApp;
+  let fx: Fixtures;
+  let brand: number;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    t = await startTestApp({ databaseUrl: db.url, env: LIMITS });
+    fx = await Fixtures.create(t.http);
+    brand = await fx.brand();
+  });
+  afterAll(async () => {
+    await t?.close();
+    await db?.drop();
+  });
+
+  const burst = (http: TestApp['http'], path: string, headers: Record<string, string>, count: number) =>
+    Promise.all(Array.from({ length: count }, () => request(http).get(path).set(headers)));
+
+  it('a key gets its burst, then 429 Too many requests with Retry-After; other keys and sessions are not affected', async () => {
+    const key = await issueKey(fx, brand, { permissions: ['orders.read'] });
+    const other = await issueKey(fx, brand, { permissions: ['orders.read'] });
+    const responses = await burst(t.http, '/orders/admin/all?limit=1', key.headers, 15);
+    expect(responses.filter((r) => r.status === 200)).toHaveLength(10);
+    const limited = responses.filter((r) => r.status === 429);
+    expect(limited).toHaveLength(5);
+    expect(limited[0].body.error).toBe('Too many requests');
+    expect(Number(limited[0].headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    await request(t.http).get('/orders/admin/all?limit=1').set(other.headers).expect(200);
+    const sessions = await burst(t.http, '/auth/me', bearer(fx.admin), 15);
+    expect(sessions.every((r) => r.status === 200)).toBe(true);
+  });
+
+  it('the limit counts across routes, and comes back after the window', async () => {
+    const key = await issueKey(fx, brand, { permissions: ['orders.read', 'products.read'] });
+    await burst(t.http, '/orders/admin/all?limit=1', key.headers, 10);
+    await request(t.http).get('/catalog/products').set(key.headers).expect(429);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await request(t.http).get('/catalog/products').set(key.headers).expect(200);
+  });
+
+  it('site keys are limited the same way', async () => {
+    const site = await siteWithKey(fx, brand);
+    const responses = await burst(t.http, '/production-api/me', site.headers, 12);
+    expect(responses.filter((r) => r.status === 429)).toHaveLength(2);
+  });
+
+  it('with REDIS_URL the counters are shared by every instance', async () => {
+    const env = { ...LIMITS, REDIS_URL, RATE_LIMIT_KEY_PREFIX: `test-${randomBytes(4).toString('hex')}` };
+    const [one, two] = await Promise.all([startTestApp({ databaseUrl: db.url, env }), startTestApp({ databaseUrl: db.url, env })]);
+    try {
+      const key = await issueKey(fx, brand, { permissions: ['orders.read'] });
+      const responses = (
+        await Promise.all([burst(one.http, '/orders/admin/all?limit=1', key.headers, 6), burst(two.http, '/orders/admin/all?limit=1', key.headers, 6)])
+      ).flat();
+      expect(responses.filter((r) => r.status === 200)).toHaveLength(10);
+      expect(responses.filter((r) => r.status === 429)).toHaveLength(2);
+    } finally {
+      await Promise.all([one.close(), two.close()]);
+    }
+  });
+});
