@@ -15,6 +15,8 @@ import type { Environment } from './config/environment';
       useFactory: (config: ConfigService<Environment, true>) => ({
         pinoHttp: {
           level: config.get('LOG_LEVEL', { infer: true }),
+          // Request lines are info; above that level, skip the per-request bookkeeping entirely.
+          autoLogging: ['trace', 'debug', 'info'].includes(config.get('LOG_LEVEL', { infer: true })),
           genReqId: requestIdOf,
           customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
           serializers: {

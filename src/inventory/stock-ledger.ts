@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { changedRows } from '../database/returning';
 import type { StockReason } from './stock-movement.entity';
 
 export interface StockChange {
@@ -34,25 +33,24 @@ export class StockLedger {
     const sizeIds = [...perSize.keys()].sort((a, b) => a - b);
 
     await tx.query('SELECT id FROM product_sizes WHERE id = ANY($1::int[]) ORDER BY id FOR NO KEY UPDATE', [sizeIds]);
-    const updated = await changedRows<{ id: number; stock: number }>(
-      tx,
-      `UPDATE product_sizes s SET stock = s.stock + d.delta
-         FROM unnest($1::int[], $2::int[]) AS d(id, delta)
-        WHERE s.id = d.id AND s.brand_id = $3
-        RETURNING s.id, s.stock`,
-      [sizeIds, sizeIds.map((id) => perSize.get(id)), brandId],
-    );
-    if (updated.length !== sizeIds.length) {
-      // Callers resolve sizes within the brand first; a mismatch here is a bug, and the transaction must not commit.
-      throw new Error(`stock change touched ${updated.length} of ${sizeIds.length} sizes of brand ${brandId}`);
-    }
-
-    await tx.query(
-      `INSERT INTO stock_movements (brand_id, size_id, delta, reason, order_id, acceptance_id, note, actor_kind, actor_id)
-       SELECT $1, m.size_id, m.delta, m.reason, m.order_id, m.acceptance_id, m.note, $2, $3
-         FROM unnest($4::int[], $5::int[], $6::text[], $7::int[], $8::int[], $9::text[])
-              AS m(size_id, delta, reason, order_id, acceptance_id, note)`,
+    // The rows are locked now, so the update and the ledger rows go in one statement.
+    const updated: Array<{ id: number; stock: number }> = await tx.query(
+      `WITH updated AS (
+         UPDATE product_sizes s SET stock = s.stock + d.delta
+           FROM unnest($1::int[], $2::int[]) AS d(id, delta)
+          WHERE s.id = d.id AND s.brand_id = $3
+          RETURNING s.id, s.stock
+       ), moved AS (
+         INSERT INTO stock_movements (brand_id, size_id, delta, reason, order_id, acceptance_id, note, actor_kind, actor_id)
+         SELECT $3, m.size_id, m.delta, m.reason, m.order_id, m.acceptance_id, m.note, $4, $5
+           FROM unnest($6::int[], $7::int[], $8::text[], $9::int[], $10::int[], $11::text[])
+                AS m(size_id, delta, reason, order_id, acceptance_id, note)
+          WHERE EXISTS (SELECT 1 FROM updated u WHERE u.id = m.size_id)
+       )
+       SELECT id, stock FROM updated`,
       [
+        sizeIds,
+        sizeIds.map((id) => perSize.get(id)),
         brandId,
         actor.kind,
         actor.id,
@@ -64,6 +62,10 @@ export class StockLedger {
         nonZero.map((c) => c.note ?? null),
       ],
     );
+    if (updated.length !== sizeIds.length) {
+      // Callers resolve sizes within the brand first; a mismatch here is a bug, and the transaction must not commit.
+      throw new Error(`stock change touched ${updated.length} of ${sizeIds.length} sizes of brand ${brandId}`);
+    }
     return new Map(updated.map((row) => [row.id, row.stock]));
   }
 }

@@ -53,20 +53,35 @@ export function toOrderView(order: OrderEntity, items: OrderItemView[]) {
   };
 }
 
+export interface OrderSummaryRow {
+  id: number;
+  order_number: string;
+  source: string;
+  partner_order_id: string | null;
+  status: string;
+  payment_status: string;
+  delivery_status: string | null;
+  stock_shortage: boolean;
+  recipient_full_name: string;
+  total_kopeks: string;
+  ordered_at: Date;
+  created_at: Date;
+}
+
 /** One line of the order list. */
-export function toOrderSummary(order: OrderEntity) {
+export function toOrderSummary(row: OrderSummaryRow) {
   return {
-    id: order.id,
-    orderNumber: order.orderNumber,
-    source: order.source,
-    partnerOrderId: order.partnerOrderId,
-    status: order.status,
-    paymentStatus: order.paymentStatus,
-    deliveryStatus: order.deliveryStatus,
-    stockShortage: order.stockShortage,
-    recipientName: order.recipientFullName,
-    totalKopeks: order.totalKopeks,
-    orderedAt: order.orderedAt.toISOString(),
-    createdAt: order.createdAt.toISOString(),
+    id: row.id,
+    orderNumber: row.order_number,
+    source: row.source,
+    partnerOrderId: row.partner_order_id,
+    status: row.status,
+    paymentStatus: row.payment_status,
+    deliveryStatus: row.delivery_status,
+    stockShortage: row.stock_shortage,
+    recipientName: row.recipient_full_name,
+    totalKopeks: Number(row.total_kopeks),
+    orderedAt: row.ordered_at.toISOString(),
+    createdAt: row.created_at.toISOString(),
   };
 }

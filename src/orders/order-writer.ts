@@ -27,6 +27,8 @@ export interface NewOrder {
   promoCode?: string;
   comment?: string;
   requestFingerprint?: string;
+  /** Set when the caller deducts the stock in the same transaction. */
+  stockDeducted?: boolean;
   lines: PricedLine[];
 }
 
@@ -37,7 +39,7 @@ export interface OrderRef {
   totalKopeks: number;
 }
 
-/** Writes an order and its lines in two statements, inside the caller's transaction. */
+/** Writes an order and its lines in one statement, inside the caller's transaction. */
 @Injectable()
 export class OrderWriter {
   /**
@@ -48,17 +50,27 @@ export class OrderWriter {
     const itemsTotal = order.lines.reduce((sum, line) => sum + line.priceKopeks * line.quantity, 0);
     const deliveryCost = order.delivery?.deliveryCostKopeks ?? 0;
     const name = parseFullName(order.recipient.fullName);
+    // The order and its lines in one statement: one round trip, and no lines without their order.
     const inserted: Array<{ id: number; order_number: string; hash: string }> = await tx.query(
-      `INSERT INTO orders (brand_id, order_number, hash, source, partner_order_id, status, payment_status, ordered_at,
-                           items_total_kopeks, delivery_cost_kopeks, total_kopeks, promo_code, comment,
-                           recipient_full_name, recipient_surname, recipient_first_name, recipient_patronymic,
-                           recipient_phone, recipient_phone_normalized, recipient_email,
-                           delivery_city, delivery_city_code, delivery_pvz_code, delivery_pvz_address,
-                           carrier_order_uuid, carrier_tracking_number, waybill_url, request_fingerprint)
-       VALUES ($1, nextval('order_number_seq')::text, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
-               $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27)
-       ON CONFLICT (brand_id, partner_order_id) DO NOTHING
-       RETURNING id, order_number, hash`,
+      `WITH created AS (
+         INSERT INTO orders (brand_id, order_number, hash, source, partner_order_id, status, payment_status, ordered_at,
+                             items_total_kopeks, delivery_cost_kopeks, total_kopeks, promo_code, comment,
+                             recipient_full_name, recipient_surname, recipient_first_name, recipient_patronymic,
+                             recipient_phone, recipient_phone_normalized, recipient_email,
+                             delivery_city, delivery_city_code, delivery_pvz_code, delivery_pvz_address,
+                             carrier_order_uuid, carrier_tracking_number, waybill_url, request_fingerprint, stock_deducted_at)
+         VALUES ($1, nextval('order_number_seq')::text, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
+                 $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, CASE WHEN $28::boolean THEN now() END)
+         ON CONFLICT (brand_id, partner_order_id) DO NOTHING
+         RETURNING id, order_number, hash
+       ), lines AS (
+         INSERT INTO order_items (order_id, line, product_id, size_id, article, storefront_article, size, quantity, price_kopeks, line_total_kopeks)
+         SELECT created.id, l.line, l.product_id, l.size_id, l.article, l.storefront_article, l.size, l.quantity, l.price, l.price * l.quantity
+           FROM created,
+                unnest($29::int[], $30::int[], $31::int[], $32::text[], $33::text[], $34::text[], $35::int[], $36::bigint[])
+                AS l(line, product_id, size_id, article, storefront_article, size, quantity, price)
+       )
+       SELECT id, order_number, hash FROM created`,
       [
         order.brandId,
         newOrderHash(),
@@ -87,17 +99,7 @@ export class OrderWriter {
         order.carrierTrackingNumber ?? null,
         order.waybillUrl ?? null,
         order.requestFingerprint ?? null,
-      ],
-    );
-    const row = inserted[0];
-    if (!row) return null;
-    await tx.query(
-      `INSERT INTO order_items (order_id, line, product_id, size_id, article, storefront_article, size, quantity, price_kopeks, line_total_kopeks)
-       SELECT $1, l.line, l.product_id, l.size_id, l.article, l.storefront_article, l.size, l.quantity, l.price, l.price * l.quantity
-         FROM unnest($2::int[], $3::int[], $4::int[], $5::text[], $6::text[], $7::text[], $8::int[], $9::bigint[])
-              AS l(line, product_id, size_id, article, storefront_article, size, quantity, price)`,
-      [
-        row.id,
+        order.stockDeducted === true,
         order.lines.map((_, i) => i + 1),
         order.lines.map((l) => l.productId),
         order.lines.map((l) => l.sizeId),
@@ -108,6 +110,8 @@ export class OrderWriter {
         order.lines.map((l) => l.priceKopeks),
       ],
     );
+    const row = inserted[0];
+    if (!row) return null;
     return { id: row.id, orderNumber: row.order_number, hash: row.hash, totalKopeks: itemsTotal + deliveryCost };
   }
 }

@@ -8,7 +8,7 @@ import { BrandOwnership } from '../security-journal/brand-ownership';
 import type { PlatformOrderDto } from './dto/platform-order.dto';
 import { OrderItemEntity } from './order-item.entity';
 import { OrderEntity } from './order.entity';
-import { toOrderSummary, toOrderView } from './order-views';
+import { toOrderSummary, toOrderView, type OrderSummaryRow } from './order-views';
 import { OrderWriter } from './order-writer';
 
 @Injectable()
@@ -20,14 +20,20 @@ export class OrdersService {
     private readonly writer: OrderWriter,
   ) {}
 
-  /** The brand's orders, newest first. */
+  /** The brand's orders, newest first, with the total in the same round trip (the key-check hot path). */
   async list(ctx: RequestContext, page: { limit: number; offset: number }) {
-    const [rows, total] = await this.db.getRepository(OrderEntity).findAndCount({
-      where: { brandId: ctx.brandId! },
-      order: { id: 'DESC' },
-      take: page.limit,
-      skip: page.offset,
-    });
+    const rows: Array<OrderSummaryRow & { total: string }> = await this.db.query(
+      `SELECT id, order_number, source, partner_order_id, status, payment_status, delivery_status, stock_shortage,
+              recipient_full_name, total_kopeks, ordered_at, created_at,
+              (SELECT count(*) FROM orders WHERE brand_id = $1) AS total
+         FROM orders WHERE brand_id = $1 ORDER BY id DESC LIMIT $2 OFFSET $3`,
+      [ctx.brandId, page.limit, page.offset],
+    );
+    // A page past the end has no rows to carry the total.
+    const total =
+      rows.length > 0 || page.offset === 0
+        ? Number(rows[0]?.total ?? 0)
+        : Number((await this.db.query('SELECT count(*) AS n FROM orders WHERE brand_id = $1', [ctx.brandId]))[0].n);
     return { items: rows.map(toOrderSummary), total };
   }
 

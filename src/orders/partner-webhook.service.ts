@@ -75,6 +75,7 @@ export class PartnerWebhookService {
         promoCode: body.promoCode,
         comment: body.comment,
         requestFingerprint: fingerprint,
+        stockDeducted: true,
         lines: priced,
       });
       if (!order) return null;
@@ -84,8 +85,9 @@ export class PartnerWebhookService {
         priced.map((line) => ({ sizeId: line.sizeId, delta: -line.quantity, reason: 'order' as const, orderId: order.id })),
         { kind: ctx.principal?.kind ?? null, id: ctx.principal?.id ?? null },
       );
-      const shortage = [...stock.values()].some((level) => level < 0);
-      await tx.query('UPDATE orders SET stock_deducted_at = now(), stock_shortage = $2 WHERE id = $1', [order.id, shortage]);
+      if ([...stock.values()].some((level) => level < 0)) {
+        await tx.query('UPDATE orders SET stock_shortage = true WHERE id = $1', [order.id]);
+      }
       if (body.recipient.email) {
         await this.outbox.enqueue(tx, [{ kind: 'mail.order_accepted', payload: { orderId: order.id }, dedupeKey: `order_accepted:${order.id}` }]);
       }
