@@ -3,8 +3,9 @@ import { Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { ThrottlerModule } from '@nestjs/throttler';
 import type { Request } from 'express';
-import type { Environment } from '../config/environment';
-import { contextOf } from './context/context-of';
+import type { Environment } from '../../config/environment';
+import { contextOf } from '../context/context-of';
+import { FixedWindowStorage } from './fixed-window-storage';
 
 const LIMITED_KINDS = new Set(['integration_key', 'site_key']);
 
@@ -26,7 +27,7 @@ const LIMITED_KINDS = new Set(['integration_key', 'site_key']);
             { name: 'burst', ttl: 1000, limit: config.get('RATE_LIMIT_BURST', { infer: true }) },
             { name: 'sustained', ttl: 10_000, limit: perSecond * 10 },
           ],
-          storage: redisUrl ? new ThrottlerStorageRedisService(redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false }) : undefined,
+          storage: redisUrl ? new ThrottlerStorageRedisService(redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false }) : new FixedWindowStorage(),
           skipIf: (context) => !LIMITED_KINDS.has(contextOf(context.switchToHttp().getRequest<Request>()).principal?.kind ?? ''),
           getTracker: (_req, context) => {
             const principal = contextOf(context.switchToHttp().getRequest<Request>()).principal!;
