@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { SETTINGS_MANAGE, type BrandPermission } from '../common/context/permissions';
 import type { RequestContext } from '../common/context/request-context';
 import { AppError } from '../common/errors/app-error';
+import { runPrepared, type Prepared } from '../database/prepared';
 import { changedRows } from '../database/returning';
 import { BrandOwnership } from '../security-journal/brand-ownership';
 import { SecurityJournal } from '../security-journal/security-journal.service';
@@ -32,6 +33,20 @@ export interface IntegrationKeyView {
 
 // lastUsedAt is written at most once a minute per key, not on every request.
 const LAST_USED_RESOLUTION_MS = 60_000;
+
+const VERIFY_KEY: Prepared = {
+  name: 'verify_integration_key',
+  text: `SELECT k.id, k.brand_id, k.name, k.permissions, k.full_access, k.fingerprint, k.last_used_at
+           FROM integration_keys k
+           JOIN users u ON u.id = k.created_by
+           LEFT JOIN memberships m ON m.user_id = k.created_by AND m.brand_id = k.brand_id
+          WHERE k.fingerprint = $1
+            AND k.revoked_at IS NULL
+            AND (k.expires_at IS NULL OR k.expires_at > now())
+            AND u.active
+            AND CASE WHEN k.issued_as_superadmin THEN u.is_superadmin
+                     ELSE u.is_superadmin OR $2 = ANY (m.permissions) END`,
+};
 
 interface VerifiedRow {
   id: number;
@@ -118,19 +133,7 @@ export class IntegrationKeysService {
   async verify(key: string): Promise<IntegrationKeyPrincipal | null> {
     if (!isWellFormedIntegrationKey(key)) return null;
     const fingerprint = fingerprintOf(key);
-    const rows: VerifiedRow[] = await this.db.query(
-      `SELECT k.id, k.brand_id, k.name, k.permissions, k.full_access, k.fingerprint, k.last_used_at
-         FROM integration_keys k
-         JOIN users u ON u.id = k.created_by
-         LEFT JOIN memberships m ON m.user_id = k.created_by AND m.brand_id = k.brand_id
-        WHERE k.fingerprint = $1
-          AND k.revoked_at IS NULL
-          AND (k.expires_at IS NULL OR k.expires_at > now())
-          AND u.active
-          AND CASE WHEN k.issued_as_superadmin THEN u.is_superadmin
-                   ELSE u.is_superadmin OR $2 = ANY (m.permissions) END`,
-      [fingerprint, SETTINGS_MANAGE],
-    );
+    const rows = await runPrepared<VerifiedRow>(this.db, VERIFY_KEY, [fingerprint, SETTINGS_MANAGE]);
     const row = rows[0];
     if (!row || !timingSafeEqual(row.fingerprint, fingerprint)) return null;
     this.touch(row);

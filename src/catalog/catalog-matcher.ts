@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { RequestContext } from '../common/context/request-context';
+import { runPrepared, type Prepared } from '../database/prepared';
 import { BrandOwnership } from '../security-journal/brand-ownership';
 
 /** A catalog size an order or acceptance line resolved to, with its catalog price. */
@@ -37,6 +38,15 @@ interface Row {
   name_key: string | null;
   size_price: string | null;
 }
+
+const matchBy = (column: 'article' | 'storefront_article'): Prepared => ({
+  name: `match_lines_by_${column}`,
+  text: `SELECT p.id AS product_id, p.article, p.storefront_article, p.price_kopeks AS product_price,
+                s.id AS size_id, s.name AS size_name, s.name_key, s.price_kopeks AS size_price
+           FROM products p LEFT JOIN product_sizes s ON s.product_id = p.id
+          WHERE p.brand_id = $1 AND p.${column} = ANY($2::text[])`,
+});
+const MATCH_BY = { article: matchBy('article'), storefront_article: matchBy('storefront_article') };
 
 /**
  * Resolves lines to catalog sizes within one brand: by the storefront article (the storefront
@@ -76,13 +86,7 @@ export class CatalogMatcher {
 
   private async resolve(brandId: number, lines: LineRef[], column: 'article' | 'storefront_article', label: string): Promise<Resolution> {
     const articles = [...new Set(lines.map((l) => l.article))];
-    const rows: Row[] = await this.db.query(
-      `SELECT p.id AS product_id, p.article, p.storefront_article, p.price_kopeks AS product_price,
-              s.id AS size_id, s.name AS size_name, s.name_key, s.price_kopeks AS size_price
-         FROM products p LEFT JOIN product_sizes s ON s.product_id = p.id
-        WHERE p.brand_id = $1 AND p.${column} = ANY($2::text[])`,
-      [brandId, articles],
-    );
+    const rows = await runPrepared<Row>(this.db, MATCH_BY[column], [brandId, articles]);
     const byArticle = new Map<string, Row[]>();
     for (const row of rows) {
       const key = column === 'article' ? row.article : row.storefront_article!;

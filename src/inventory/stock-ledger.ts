@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { runPreparedIn, type Prepared } from '../database/prepared';
 import type { StockReason } from './stock-movement.entity';
 
 export interface StockChange {
@@ -15,6 +16,28 @@ export interface LedgerActor {
   kind: string | null;
   id: number | null;
 }
+
+const LOCK_SIZES: Prepared = {
+  name: 'lock_sizes_in_order',
+  text: 'SELECT id FROM product_sizes WHERE id = ANY($1::int[]) ORDER BY id FOR NO KEY UPDATE',
+};
+
+const APPLY_CHANGES: Prepared = {
+  name: 'apply_stock_changes',
+  text: `WITH updated AS (
+         UPDATE product_sizes s SET stock = s.stock + d.delta
+           FROM unnest($1::int[], $2::int[]) AS d(id, delta)
+          WHERE s.id = d.id AND s.brand_id = $3
+          RETURNING s.id, s.stock
+       ), moved AS (
+         INSERT INTO stock_movements (brand_id, size_id, delta, reason, order_id, acceptance_id, note, actor_kind, actor_id)
+         SELECT $3, m.size_id, m.delta, m.reason, m.order_id, m.acceptance_id, m.note, $4, $5
+           FROM unnest($6::int[], $7::int[], $8::text[], $9::int[], $10::int[], $11::text[])
+                AS m(size_id, delta, reason, order_id, acceptance_id, note)
+          WHERE EXISTS (SELECT 1 FROM updated u WHERE u.id = m.size_id)
+       )
+       SELECT id, stock FROM updated`,
+};
 
 /**
  * The only writer of `product_sizes.stock`. Every change is an atomic `stock = stock + delta`
@@ -32,23 +55,9 @@ export class StockLedger {
     for (const change of nonZero) perSize.set(change.sizeId, (perSize.get(change.sizeId) ?? 0) + change.delta);
     const sizeIds = [...perSize.keys()].sort((a, b) => a - b);
 
-    await tx.query('SELECT id FROM product_sizes WHERE id = ANY($1::int[]) ORDER BY id FOR NO KEY UPDATE', [sizeIds]);
+    await runPreparedIn(tx, LOCK_SIZES, [sizeIds]);
     // The rows are locked now, so the update and the ledger rows go in one statement.
-    const updated: Array<{ id: number; stock: number }> = await tx.query(
-      `WITH updated AS (
-         UPDATE product_sizes s SET stock = s.stock + d.delta
-           FROM unnest($1::int[], $2::int[]) AS d(id, delta)
-          WHERE s.id = d.id AND s.brand_id = $3
-          RETURNING s.id, s.stock
-       ), moved AS (
-         INSERT INTO stock_movements (brand_id, size_id, delta, reason, order_id, acceptance_id, note, actor_kind, actor_id)
-         SELECT $3, m.size_id, m.delta, m.reason, m.order_id, m.acceptance_id, m.note, $4, $5
-           FROM unnest($6::int[], $7::int[], $8::text[], $9::int[], $10::int[], $11::text[])
-                AS m(size_id, delta, reason, order_id, acceptance_id, note)
-          WHERE EXISTS (SELECT 1 FROM updated u WHERE u.id = m.size_id)
-       )
-       SELECT id, stock FROM updated`,
-      [
+    const updated = await runPreparedIn<{ id: number; stock: number }>(tx, APPLY_CHANGES, [
         sizeIds,
         sizeIds.map((id) => perSize.get(id)),
         brandId,

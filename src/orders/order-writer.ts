@@ -4,6 +4,7 @@ import type { ResolvedSize } from '../catalog/catalog-matcher';
 import type { DeliveryDto } from './dto/delivery.dto';
 import type { RecipientDto } from './dto/recipient.dto';
 import type { OrderSource, OrderStatus, PaymentStatus } from './order.entity';
+import { runPreparedIn, type Prepared } from '../database/prepared';
 import { newOrderHash } from './order-identity';
 import { normalizePhone, parseFullName } from './recipient-parsing';
 
@@ -39,20 +40,9 @@ export interface OrderRef {
   totalKopeks: number;
 }
 
-/** Writes an order and its lines in one statement, inside the caller's transaction. */
-@Injectable()
-export class OrderWriter {
-  /**
-   * Returns null when the brand already has an order with this partnerOrderId: the unique
-   * constraint decides, so concurrent twins cannot both be written.
-   */
-  async insert(tx: EntityManager, order: NewOrder): Promise<OrderRef | null> {
-    const itemsTotal = order.lines.reduce((sum, line) => sum + line.priceKopeks * line.quantity, 0);
-    const deliveryCost = order.delivery?.deliveryCostKopeks ?? 0;
-    const name = parseFullName(order.recipient.fullName);
-    // The order and its lines in one statement: one round trip, and no lines without their order.
-    const inserted: Array<{ id: number; order_number: string; hash: string }> = await tx.query(
-      `WITH created AS (
+const INSERT_ORDER: Prepared = {
+  name: 'insert_order_with_lines',
+  text: `WITH created AS (
          INSERT INTO orders (brand_id, order_number, hash, source, partner_order_id, status, payment_status, ordered_at,
                              items_total_kopeks, delivery_cost_kopeks, total_kopeks, promo_code, comment,
                              recipient_full_name, recipient_surname, recipient_first_name, recipient_patronymic,
@@ -71,7 +61,21 @@ export class OrderWriter {
                 AS l(line, product_id, size_id, article, storefront_article, size, quantity, price)
        )
        SELECT id, order_number, hash FROM created`,
-      [
+};
+
+/** Writes an order and its lines in one statement, inside the caller's transaction. */
+@Injectable()
+export class OrderWriter {
+  /**
+   * Returns null when the brand already has an order with this partnerOrderId: the unique
+   * constraint decides, so concurrent twins cannot both be written.
+   */
+  async insert(tx: EntityManager, order: NewOrder): Promise<OrderRef | null> {
+    const itemsTotal = order.lines.reduce((sum, line) => sum + line.priceKopeks * line.quantity, 0);
+    const deliveryCost = order.delivery?.deliveryCostKopeks ?? 0;
+    const name = parseFullName(order.recipient.fullName);
+    // The order and its lines in one statement: one round trip, and no lines without their order.
+    const inserted = await runPreparedIn<{ id: number; order_number: string; hash: string }>(tx, INSERT_ORDER, [
         order.brandId,
         newOrderHash(),
         order.source,

@@ -4,12 +4,21 @@ import { DataSource } from 'typeorm';
 import { CatalogMatcher } from '../catalog/catalog-matcher';
 import type { RequestContext } from '../common/context/request-context';
 import { AppError } from '../common/errors/app-error';
+import { runPrepared, type Prepared } from '../database/prepared';
 import { BrandOwnership } from '../security-journal/brand-ownership';
 import type { PlatformOrderDto } from './dto/platform-order.dto';
 import { OrderItemEntity } from './order-item.entity';
 import { OrderEntity } from './order.entity';
 import { toOrderSummary, toOrderView, type OrderSummaryRow } from './order-views';
 import { OrderWriter } from './order-writer';
+
+const LIST_ORDERS: Prepared = {
+  name: 'list_orders',
+  text: `SELECT id, order_number, source, partner_order_id, status, payment_status, delivery_status, stock_shortage,
+                recipient_full_name, total_kopeks, ordered_at, created_at,
+                (SELECT count(*) FROM orders WHERE brand_id = $1) AS total
+           FROM orders WHERE brand_id = $1 ORDER BY id DESC LIMIT $2 OFFSET $3`,
+};
 
 @Injectable()
 export class OrdersService {
@@ -22,13 +31,7 @@ export class OrdersService {
 
   /** The brand's orders, newest first, with the total in the same round trip (the key-check hot path). */
   async list(ctx: RequestContext, page: { limit: number; offset: number }) {
-    const rows: Array<OrderSummaryRow & { total: string }> = await this.db.query(
-      `SELECT id, order_number, source, partner_order_id, status, payment_status, delivery_status, stock_shortage,
-              recipient_full_name, total_kopeks, ordered_at, created_at,
-              (SELECT count(*) FROM orders WHERE brand_id = $1) AS total
-         FROM orders WHERE brand_id = $1 ORDER BY id DESC LIMIT $2 OFFSET $3`,
-      [ctx.brandId, page.limit, page.offset],
-    );
+    const rows = await runPrepared<OrderSummaryRow & { total: string }>(this.db, LIST_ORDERS, [ctx.brandId, page.limit, page.offset]);
     // A page past the end has no rows to carry the total.
     const total =
       rows.length > 0 || page.offset === 0

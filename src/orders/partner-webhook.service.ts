@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { CatalogMatcher } from '../catalog/catalog-matcher';
 import type { RequestContext } from '../common/context/request-context';
 import { AppError } from '../common/errors/app-error';
+import { runPrepared, type Prepared } from '../database/prepared';
 import { StockLedger } from '../inventory/stock-ledger';
 import { Outbox } from '../notifications/outbox';
 import type { PartnerOrderDto } from './dto/partner-order.dto';
@@ -14,6 +15,11 @@ export interface WebhookOutcome {
   status: 200 | 201;
   body: { ok: true; duplicate: boolean; order: OrderRef; bodyMismatch?: true };
 }
+
+const FIND_BY_PARTNER_ID: Prepared = {
+  name: 'find_order_by_partner_id',
+  text: 'SELECT id, order_number, hash, total_kopeks, request_fingerprint FROM orders WHERE brand_id = $1 AND partner_order_id = $2',
+};
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
@@ -117,11 +123,11 @@ export class PartnerWebhookService {
   }
 
   private async findByPartnerId(brandId: number, partnerOrderId: string): Promise<(OrderRef & { fingerprint: string | null }) | null> {
-    const rows: Array<{ id: number; order_number: string; hash: string; total_kopeks: string; request_fingerprint: string | null }> =
-      await this.db.query(
-        `SELECT id, order_number, hash, total_kopeks, request_fingerprint FROM orders WHERE brand_id = $1 AND partner_order_id = $2`,
-        [brandId, partnerOrderId],
-      );
+    const rows = await runPrepared<{ id: number; order_number: string; hash: string; total_kopeks: string; request_fingerprint: string | null }>(
+      this.db,
+      FIND_BY_PARTNER_ID,
+      [brandId, partnerOrderId],
+    );
     const row = rows[0];
     return row
       ? { id: row.id, orderNumber: row.order_number, hash: row.hash, totalKopeks: Number(row.total_kopeks), fingerprint: row.request_fingerprint }
