@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import cluster, { type Worker } from 'node:cluster';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { ConfigurationError, validateEnvironment } from './config/environment';
+import { environmentOrExit } from './config/environment';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './database/embedded-postgres';
 
 /**
@@ -12,14 +12,7 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from './database/embedde
  * dies is replaced.
  */
 async function primary(): Promise<void> {
-  let env;
-  try {
-    env = validateEnvironment(process.env);
-  } catch (error) {
-    if (!(error instanceof ConfigurationError)) throw error;
-    process.stderr.write(`${error.message}\n`);
-    process.exit(1);
-  }
+  const env = environmentOrExit();
   const workers = Number(process.env.CLUSTER_WORKERS ?? availableParallelism());
   if (!Number.isInteger(workers) || workers < 1) {
     process.stderr.write('Invalid configuration: CLUSTER_WORKERS must be a positive integer\n');

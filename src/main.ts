@@ -3,20 +3,13 @@ import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module';
-import { ConfigurationError, validateEnvironment, type Environment } from './config/environment';
+import { environmentOrExit } from './config/environment';
 import { redactDatabaseUrl } from './database/database-url';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './database/embedded-postgres';
 import { APP_OPTIONS, setupApp } from './setup-app';
 
 async function main(): Promise<void> {
-  let env: Environment;
-  try {
-    env = validateEnvironment(process.env);
-  } catch (error) {
-    if (!(error instanceof ConfigurationError)) throw error;
-    process.stderr.write(`${error.message}\n`);
-    process.exit(1);
-  }
+  const env = environmentOrExit();
 
   const logger = new Logger('Main');
   let embedded: EmbeddedDatabase | null = null;

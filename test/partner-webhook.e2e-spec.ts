@@ -257,10 +257,10 @@ describe('POST /orders/integrations/partner/webhook', () => {
       const response = await send({ recipient: {}, items: [{ size: 'M', quantity: 0 }] }).expect(400);
       expect(response.body.details).toEqual([
         'partnerOrderId must be a string',
-        'recipient.fullName must be a string',
-        'recipient.phone must be a string',
         'items.0.article must be a string',
         'items.0.quantity must be a positive integer',
+        'recipient.fullName must be a string',
+        'recipient.phone must be a string',
       ]);
     });
 

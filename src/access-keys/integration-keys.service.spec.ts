@@ -4,9 +4,10 @@ import type { SecurityJournal } from '../security-journal/security-journal.servi
 import { fingerprintOf, generateIntegrationKey } from './integration-key-format';
 import { IntegrationKeysService } from './integration-keys.service';
 
+/** The pg pool under TypeORM, where the prepared key lookup goes. */
 function serviceWith(rows: unknown[]) {
-  const query = jest.fn().mockResolvedValue(rows);
-  const db = { query } as unknown as DataSource;
+  const query = jest.fn().mockResolvedValue({ rows });
+  const db = { driver: { master: { query } } } as unknown as DataSource;
   return { service: new IntegrationKeysService(db, {} as SecurityJournal, {} as BrandOwnership), query };
 }
 
@@ -31,8 +32,8 @@ describe('IntegrationKeysService.verify', () => {
     ]);
     const principal = await known.service.verify(key);
     expect(known.query).toHaveBeenCalledTimes(1);
-    expect(unknown.query.mock.calls[0][0]).toBe(known.query.mock.calls[0][0]);
-    expect((unknown.query.mock.calls[0][1] as unknown[])[0]).toEqual(fingerprintOf(key));
+    expect(unknown.query.mock.calls[0][0].text).toBe(known.query.mock.calls[0][0].text);
+    expect(unknown.query.mock.calls[0][0].values[0]).toEqual(fingerprintOf(key));
     expect(principal).toMatchObject({ kind: 'integration_key', id: 3, boundBrandId: 9 });
     expect([...principal!.permissionsIn(9)]).toEqual(['orders.read']);
     expect(principal!.permissionsIn(10).size).toBe(0);

@@ -208,3 +208,14 @@ export function validateEnvironment(raw: Record<string, unknown>): Environment {
   }
   return env;
 }
+
+/** For entry points: the validated environment, or one line on stderr and exit code 1. */
+export function environmentOrExit(raw: Record<string, unknown> = process.env): Environment {
+  try {
+    return validateEnvironment(raw);
+  } catch (error) {
+    if (!(error instanceof ConfigurationError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  }
+}

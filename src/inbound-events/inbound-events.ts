@@ -21,9 +21,4 @@ export class InboundEvents {
     );
     return rows.length > 0;
   }
-
-  async seen(tx: EntityManager, flow: InboundFlow, eventId: string): Promise<boolean> {
-    const rows: unknown[] = await tx.query('SELECT 1 FROM inbound_events WHERE flow = $1 AND event_id = $2', [flow, eventId]);
-    return rows.length > 0;
-  }
 }

@@ -1,25 +1,17 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsIn, IsOptional } from 'class-validator';
 import { DataSource } from 'typeorm';
 import { PLATFORM_ADMIN } from '../common/context/permissions';
 import { RequirePermission } from '../common/decorators/require-permission.decorator';
+import { LimitQueryDto } from '../common/validation/limit-query.dto';
 
-export class OutboxQueryDto {
+export class OutboxQueryDto extends LimitQueryDto {
   @ApiPropertyOptional({ enum: ['pending', 'failed', 'done'], default: 'pending' })
   @IsOptional()
   @IsIn(['pending', 'failed', 'done'])
   state: 'pending' | 'failed' | 'done' = 'pending';
-
-  @ApiPropertyOptional({ minimum: 1, maximum: 200, default: 50 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(200)
-  limit: number = 50;
 }
 
 const STATE_FILTER = {

@@ -1,11 +1,4 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { EntityManager } from 'typeorm';
-
-/** Human-friendly and unique across instances: the next value of a database sequence. */
-export async function nextOrderNumber(tx: EntityManager): Promise<string> {
-  const rows: Array<{ n: string }> = await tx.query(`SELECT nextval('order_number_seq')::text AS n`);
-  return rows[0].n;
-}
 
 /** Unguessable token for the buyer's tracking link (128 random bits). */
 export function newOrderHash(): string {

@@ -1,16 +1,9 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, Min } from 'class-validator';
+import { LimitQueryDto } from '../common/validation/limit-query.dto';
 
-export class JournalQueryDto {
-  @ApiPropertyOptional({ minimum: 1, maximum: 200, default: 50 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(200)
-  limit: number = 50;
-
+export class JournalQueryDto extends LimitQueryDto {
   @ApiPropertyOptional({ description: 'Entries with an id below this one (the next page)' })
   @IsOptional()
   @Type(() => Number)

@@ -4,9 +4,7 @@ import {
   ArrayMaxSize,
   ArrayMinSize,
   IsArray,
-  IsDefined,
   IsInt,
-  IsObject,
   IsOptional,
   IsString,
   Matches,
@@ -16,8 +14,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { MAX_KOPEKS } from '../../catalog/dto/size.dto';
-import { DeliveryDto } from './delivery.dto';
-import { RecipientDto } from './recipient.dto';
+import { OrderContactsDto } from './order-contacts.dto';
 
 export const MAX_ORDER_ITEMS = 500;
 export const MAX_QUANTITY = 100_000;
@@ -51,19 +48,12 @@ export class PartnerOrderItemDto {
 }
 
 /** The storefront webhook body, spec §2.4. */
-export class PartnerOrderDto {
+export class PartnerOrderDto extends OrderContactsDto {
   @ApiProperty({ description: 'Order number in the storefront; a repeat creates nothing', example: 'T-10025' })
   @IsString()
   @Matches(NOT_BLANK, { message: 'partnerOrderId must not be empty' })
   @MaxLength(100)
   partnerOrderId: string;
-
-  @ApiProperty({ type: RecipientDto })
-  @IsDefined()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => RecipientDto)
-  recipient: RecipientDto;
 
   @ApiProperty({ type: [PartnerOrderItemDto], minItems: 1, maxItems: MAX_ORDER_ITEMS })
   @IsArray()
@@ -72,13 +62,6 @@ export class PartnerOrderDto {
   @ValidateNested({ each: true })
   @Type(() => PartnerOrderItemDto)
   items: PartnerOrderItemDto[];
-
-  @ApiPropertyOptional({ type: DeliveryDto })
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => DeliveryDto)
-  delivery?: DeliveryDto;
 
   @ApiPropertyOptional()
   @IsOptional()
@@ -103,12 +86,6 @@ export class PartnerOrderDto {
   @IsString()
   @MaxLength(100)
   promoCode?: string;
-
-  @ApiPropertyOptional()
-  @IsOptional()
-  @IsString()
-  @MaxLength(5000)
-  comment?: string;
 
   @ApiPropertyOptional({ description: 'ISO 8601; absent or invalid: the moment the webhook is received' })
   @IsOptional()

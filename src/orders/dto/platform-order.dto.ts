@@ -1,10 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsInt, IsObject, IsOptional, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsInt, IsOptional, Max, Min, ValidateNested } from 'class-validator';
 import { MAX_KOPEKS } from '../../catalog/dto/size.dto';
-import { DeliveryDto } from './delivery.dto';
 import { MAX_ORDER_ITEMS, MAX_QUANTITY } from './partner-order.dto';
-import { RecipientDto } from './recipient.dto';
+import { OrderContactsDto } from './order-contacts.dto';
 
 export class PlatformOrderItemDto {
   @ApiProperty()
@@ -27,14 +26,7 @@ export class PlatformOrderItemDto {
 }
 
 /** An order taken by the platform itself (contract §6): new, payment pending, stock not yet deducted. */
-export class PlatformOrderDto {
-  @ApiProperty({ type: RecipientDto })
-  @IsDefined()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => RecipientDto)
-  recipient: RecipientDto;
-
+export class PlatformOrderDto extends OrderContactsDto {
   @ApiProperty({ type: [PlatformOrderItemDto] })
   @IsArray()
   @ArrayMinSize(1, { message: 'items must contain at least one position' })
@@ -42,17 +34,4 @@ export class PlatformOrderDto {
   @ValidateNested({ each: true })
   @Type(() => PlatformOrderItemDto)
   items: PlatformOrderItemDto[];
-
-  @ApiPropertyOptional({ type: DeliveryDto })
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => DeliveryDto)
-  delivery?: DeliveryDto;
-
-  @ApiPropertyOptional()
-  @IsOptional()
-  @IsString()
-  @MaxLength(5000)
-  comment?: string;
 }
