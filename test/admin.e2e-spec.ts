@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { Fixtures } from './support/fixtures';
+import { closeSuite, openSuite } from './support/suite';
 import { createTestDatabase, type TestDatabase } from './support/test-database';
 import { bearer, login, startTestApp, type TestApp } from './support/test-app';
 
@@ -9,14 +10,9 @@ describe('superadministrator management: brands, users, memberships', () => {
   let fx: Fixtures;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    t = await startTestApp({ databaseUrl: db.url });
-    fx = await Fixtures.create(t.http);
+    ({ db, t, fx } = await openSuite());
   });
-  afterAll(async () => {
-    await t?.close();
-    await db?.drop();
-  });
+  afterAll(() => closeSuite({ db, t }));
 
   describe('POST /admin/brands', () => {
     it('creates a brand: 201 {id, name, slug, staffEmail}', async () => {

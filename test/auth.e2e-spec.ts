@@ -2,8 +2,9 @@ import { JwtService } from '@nestjs/jwt';
 import request from 'supertest';
 import { ProbeModule } from './support/probe.module';
 import { Fixtures } from './support/fixtures';
-import { createTestDatabase, withClient, type TestDatabase } from './support/test-database';
-import { ADMIN, bearer, login, startTestApp, TEST_SESSION_SECRET, type TestApp } from './support/test-app';
+import { closeSuite, openSuite } from './support/suite';
+import { withClient, type TestDatabase } from './support/test-database';
+import { ADMIN, bearer, login, TEST_SESSION_SECRET, type TestApp } from './support/test-app';
 
 describe('sessions: login, logout, me, tokens and CSRF', () => {
   let db: TestDatabase;
@@ -11,14 +12,9 @@ describe('sessions: login, logout, me, tokens and CSRF', () => {
   let fx: Fixtures;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    t = await startTestApp({ databaseUrl: db.url, imports: [ProbeModule] });
-    fx = await Fixtures.create(t.http);
+    ({ db, t, fx } = await openSuite({ imports: [ProbeModule] }));
   });
-  afterAll(async () => {
-    await t?.close();
-    await db?.drop();
-  });
+  afterAll(() => closeSuite({ db, t }));
 
   describe('POST /auth/login', () => {
     it('answers 200 {token, csrfToken, user} and sets an httpOnly session cookie with the same token', async () => {

@@ -1,8 +1,9 @@
 import request from 'supertest';
 import { createProduct, Fixtures, issueKey, journal, siteWithKey, type IssuedKey } from './support/fixtures';
 import { countRows, stockAndLedger } from './support/stock-probe';
-import { createTestDatabase, type TestDatabase } from './support/test-database';
-import { startTestApp, type TestApp } from './support/test-app';
+import { closeSuite, openSuite } from './support/suite';
+import { type TestDatabase } from './support/test-database';
+import { type TestApp } from './support/test-app';
 
 describe('catalog, inventory, production API and platform orders', () => {
   let db: TestDatabase;
@@ -14,18 +15,13 @@ describe('catalog, inventory, production API and platform orders', () => {
   let stockKey: IssuedKey;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    t = await startTestApp({ databaseUrl: db.url });
-    fx = await Fixtures.create(t.http);
+    ({ db, t, fx } = await openSuite());
     brandA = await fx.brand();
     brandB = await fx.brand();
     catalogKey = await issueKey(fx, brandA, { permissions: ['products.read', 'products.write'] });
     stockKey = await issueKey(fx, brandA, { permissions: ['stock.read', 'stock.write'] });
   });
-  afterAll(async () => {
-    await t?.close();
-    await db?.drop();
-  });
+  afterAll(() => closeSuite({ db, t }));
 
   describe('products', () => {
     it('POST /catalog/products → 201 with sizes; initial stock enters the ledger', async () => {

@@ -2,7 +2,8 @@ import request from 'supertest';
 import { Fixtures, issueKey, journal } from './support/fixtures';
 import { seedOrder } from './support/orders-seed';
 import { databaseAsText } from './support/database-text';
-import { createTestDatabase, withClient, type TestDatabase } from './support/test-database';
+import { closeSuite, openSuite } from './support/suite';
+import { withClient, type TestDatabase } from './support/test-database';
 import { bearer, login, startTestApp, type TestApp } from './support/test-app';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -15,16 +16,11 @@ describe('integration keys', () => {
   let brandB: number;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    t = await startTestApp({ databaseUrl: db.url });
-    fx = await Fixtures.create(t.http);
+    ({ db, t, fx } = await openSuite());
     brandA = await fx.brand();
     brandB = await fx.brand();
   });
-  afterAll(async () => {
-    await t?.close();
-    await db?.drop();
-  });
+  afterAll(() => closeSuite({ db, t }));
 
   const check = (headers: Record<string, string>) => request(t.http).get('/orders/admin/all?limit=1').set(headers);
 

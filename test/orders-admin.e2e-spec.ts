@@ -1,8 +1,9 @@
 import request from 'supertest';
 import { Fixtures, issueKey, journal } from './support/fixtures';
 import { seedOrder } from './support/orders-seed';
-import { createTestDatabase, type TestDatabase } from './support/test-database';
-import { bearer, startTestApp, type TestApp } from './support/test-app';
+import { closeSuite, openSuite } from './support/suite';
+import { type TestDatabase } from './support/test-database';
+import { bearer, type TestApp } from './support/test-app';
 
 describe('GET /orders/admin/all and /orders/admin/:orderId', () => {
   let db: TestDatabase;
@@ -14,19 +15,14 @@ describe('GET /orders/admin/all and /orders/admin/:orderId', () => {
   const ordersA: number[] = [];
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    t = await startTestApp({ databaseUrl: db.url });
-    fx = await Fixtures.create(t.http);
+    ({ db, t, fx } = await openSuite());
     brandA = await fx.brand();
     brandB = await fx.brand();
     for (let i = 0; i < 3; i++) ordersA.push(await seedOrder(db.url, brandA));
     await seedOrder(db.url, brandB);
     reader = await issueKey(fx, brandA, { permissions: ['orders.read'] });
   });
-  afterAll(async () => {
-    await t?.close();
-    await db?.drop();
-  });
+  afterAll(() => closeSuite({ db, t }));
 
   it('lists the brand’s orders only, newest first, with the total', async () => {
     const response = await request(t.http).get('/orders/admin/all').set(reader.headers).expect(200);

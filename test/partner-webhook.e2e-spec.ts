@@ -1,7 +1,8 @@
 import request from 'supertest';
 import { createProduct, Fixtures, issueKey, type IssuedKey } from './support/fixtures';
 import { countRows, stockAndLedger } from './support/stock-probe';
-import { createTestDatabase, withClient, type TestDatabase } from './support/test-database';
+import { closeSuite, openSuite } from './support/suite';
+import { withClient, type TestDatabase } from './support/test-database';
 import { startTestApp, type TestApp } from './support/test-app';
 
 const WEBHOOK = '/orders/integrations/partner/webhook';
@@ -28,9 +29,7 @@ describe('POST /orders/integrations/partner/webhook', () => {
   const sizeM = () => shirt.sizes.find((s) => s.name === 'M')!.id;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    t = await startTestApp({ databaseUrl: db.url });
-    fx = await Fixtures.create(t.http);
+    ({ db, t, fx } = await openSuite());
     brandA = await fx.brand();
     brandB = await fx.brand();
     storefront = await issueKey(fx, brandA, { name: 'Storefront', permissions: ['orders.create_partner'] });
@@ -45,10 +44,7 @@ describe('POST /orders/integrations/partner/webhook', () => {
     cap = await createProduct(fx, brandA, { name: 'Cap', article: 'CAP-1', storefrontArticle: 'SF-CAP', priceKopeks: 90000, sizes: [{ name: 'One size', stock: 1 }] });
     await createProduct(fx, brandA, { name: 'Attributes only', article: 'ATTR-1', storefrontArticle: 'SF-ATTR', priceKopeks: 1000, attributes: { colour: 'red' } });
   });
-  afterAll(async () => {
-    await t?.close();
-    await db?.drop();
-  });
+  afterAll(() => closeSuite({ db, t }));
 
   describe('acceptance', () => {
     it('creates the order (201 {ok, duplicate: false, order: {id, orderNumber, hash, totalKopeks}}) and deducts stock at once', async () => {

@@ -1,8 +1,9 @@
 import request from 'supertest';
 import { ProbeModule } from './support/probe.module';
 import { Fixtures } from './support/fixtures';
-import { createTestDatabase, type TestDatabase } from './support/test-database';
-import { bearer, login, startTestApp, type Session, type TestApp } from './support/test-app';
+import { closeSuite, openSuite } from './support/suite';
+import { type TestDatabase } from './support/test-database';
+import { bearer, login, type Session, type TestApp } from './support/test-app';
 
 type Who = 'anonymous' | 'superadmin' | 'manager' | 'reader' | 'outsider';
 type Expectation = number | [number, string];
@@ -28,9 +29,7 @@ describe('permission matrix: session users × endpoints', () => {
   const sessions = {} as Record<Exclude<Who, 'anonymous'>, Session>;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    t = await startTestApp({ databaseUrl: db.url, imports: [ProbeModule] });
-    fx = await Fixtures.create(t.http);
+    ({ db, t, fx } = await openSuite({ imports: [ProbeModule] }));
     brandA = await fx.brand();
     brandB = await fx.brand();
     targetUserId = (await fx.user()).id;
@@ -40,10 +39,7 @@ describe('permission matrix: session users × endpoints', () => {
     const outsider = await fx.user();
     sessions.outsider = await login(t.http, outsider.email, outsider.password);
   });
-  afterAll(async () => {
-    await t?.close();
-    await db?.drop();
-  });
+  afterAll(() => closeSuite({ db, t }));
 
   const as = (who: Session | null, test: request.Test) => (who ? test.set(bearer(who)) : test);
 

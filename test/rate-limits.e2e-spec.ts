@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { Fixtures, issueKey, siteWithKey } from './support/fixtures';
-import { createTestDatabase, type TestDatabase } from './support/test-database';
+import { closeSuite, openSuite } from './support/suite';
+import { type TestDatabase } from './support/test-database';
 import { bearer, startTestApp, type TestApp } from './support/test-app';
 
 const LIMITS = { RATE_LIMIT_PER_SECOND: '5', RATE_LIMIT_BURST: '10' };
@@ -14,15 +15,10 @@ describe('rate limits per key', () => {
   let brand: number;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    t = await startTestApp({ databaseUrl: db.url, env: LIMITS });
-    fx = await Fixtures.create(t.http);
+    ({ db, t, fx } = await openSuite({ env: LIMITS }));
     brand = await fx.brand();
   });
-  afterAll(async () => {
-    await t?.close();
-    await db?.drop();
-  });
+  afterAll(() => closeSuite({ db, t }));
 
   const burst = (http: TestApp['http'], path: string, headers: Record<string, string>, count: number) =>
     Promise.all(Array.from({ length: count }, () => request(http).get(path).set(headers)));

@@ -1,8 +1,9 @@
 import request from 'supertest';
 import { Fixtures, issueKey, siteWithKey } from './support/fixtures';
 import { seedOrder } from './support/orders-seed';
-import { createTestDatabase, type TestDatabase } from './support/test-database';
-import { bearer, startTestApp, type TestApp } from './support/test-app';
+import { closeSuite, openSuite } from './support/suite';
+import { type TestDatabase } from './support/test-database';
+import { bearer, type TestApp } from './support/test-app';
 
 describe('security journal', () => {
   let db: TestDatabase;
@@ -13,17 +14,12 @@ describe('security journal', () => {
   let brandC: number;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    t = await startTestApp({ databaseUrl: db.url });
-    fx = await Fixtures.create(t.http);
+    ({ db, t, fx } = await openSuite());
     brandA = await fx.brand();
     brandB = await fx.brand();
     brandC = await fx.brand();
   });
-  afterAll(async () => {
-    await t?.close();
-    await db?.drop();
-  });
+  afterAll(() => closeSuite({ db, t }));
 
   it('a brand’s journal holds entries with that brand as actor’s brand or as target, newest first', async () => {
     const keyA = await issueKey(fx, brandA, { name: 'A reader', permissions: ['orders.read'] });
