@@ -4,6 +4,8 @@ import { LoggerModule } from 'nestjs-pino';
 import { requestIdOf } from './common/http/request-id';
 import type { Environment } from './config/environment';
 
+const REQUEST_LINE_LEVELS = ['trace', 'debug', 'info'];
+
 /**
  * Structured JSON logs with the request id. Requests are logged by method, path and status only:
  * no headers, no bodies, no query strings, so no key, password or token reaches a log.
@@ -12,25 +14,31 @@ import type { Environment } from './config/environment';
   imports: [
     LoggerModule.forRootAsync({
       inject: [ConfigService],
-      useFactory: (config: ConfigService<Environment, true>) => ({
-        pinoHttp: {
-          level: config.get('LOG_LEVEL', { infer: true }),
-          // Request lines are info; above that level, skip the per-request bookkeeping entirely.
-          autoLogging: ['trace', 'debug', 'info'].includes(config.get('LOG_LEVEL', { infer: true })),
-          genReqId: requestIdOf,
-          customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
-          serializers: {
-            req: (req: { id: string; method: string; url: string; remoteAddress?: string }) => ({
-              id: req.id,
-              method: req.method,
-              path: req.url.split('?')[0],
-              remoteAddress: req.remoteAddress,
-            }),
-            res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      useFactory: (config: ConfigService<Environment, true>) => {
+        const level = config.get('LOG_LEVEL', { infer: true });
+        const requestLines = REQUEST_LINE_LEVELS.includes(level);
+        return {
+          // Request lines are info. Above that level the per-request logger is not installed at
+          // all: pino-http would still build (and serialize) a child logger for every request.
+          forRoutes: requestLines ? undefined : [],
+          pinoHttp: {
+            level,
+            autoLogging: requestLines,
+            genReqId: requestIdOf,
+            customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
+            serializers: {
+              req: (req: { id: string; method: string; url: string; remoteAddress?: string }) => ({
+                id: req.id,
+                method: req.method,
+                path: req.url.split('?')[0],
+                remoteAddress: req.remoteAddress,
+              }),
+              res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+            },
+            redact: ['req.headers', 'res.headers'],
           },
-          redact: ['req.headers', 'res.headers'],
-        },
-      }),
+        };
+      },
     }),
   ],
 })
