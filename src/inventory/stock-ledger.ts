@@ -17,17 +17,15 @@ export interface LedgerActor {
   id: number | null;
 }
 
-const LOCK_SIZES: Prepared = {
-  name: 'lock_sizes_in_order',
-  text: 'SELECT id FROM product_sizes WHERE id = ANY($1::int[]) ORDER BY id FOR NO KEY UPDATE',
-};
-
 const APPLY_CHANGES: Prepared = {
   name: 'apply_stock_changes',
+  // The locking subquery hands rows to the update in id order, locking each as it goes, so every
+  // transaction takes its size locks in the same order and overlapping orders cannot deadlock.
   text: `WITH updated AS (
          UPDATE product_sizes s SET stock = s.stock + d.delta
-           FROM unnest($1::int[], $2::int[]) AS d(id, delta)
-          WHERE s.id = d.id AND s.brand_id = $3
+           FROM (SELECT id FROM product_sizes WHERE id = ANY($1::int[]) AND brand_id = $3 ORDER BY id FOR NO KEY UPDATE) AS l
+                JOIN unnest($1::int[], $2::int[]) AS d(id, delta) ON d.id = l.id
+          WHERE s.id = l.id
           RETURNING s.id, s.stock
        ), moved AS (
          INSERT INTO stock_movements (brand_id, size_id, delta, reason, order_id, acceptance_id, note, actor_kind, actor_id)
@@ -41,9 +39,9 @@ const APPLY_CHANGES: Prepared = {
 
 /**
  * The only writer of `product_sizes.stock`. Every change is an atomic `stock = stock + delta`
- * with a ledger row beside it, in the caller's transaction. Rows are locked in size-id order
- * (FOR NO KEY UPDATE, which does not conflict with the KEY SHARE locks that foreign keys to the
- * sizes take), so concurrent orders on overlapping sizes never deadlock.
+ * with a ledger row beside it, in one statement in the caller's transaction. Rows are locked in
+ * size-id order (FOR NO KEY UPDATE, which does not conflict with the KEY SHARE locks that foreign
+ * keys to the sizes take), so concurrent orders on overlapping sizes never deadlock.
  */
 @Injectable()
 export class StockLedger {
@@ -55,8 +53,6 @@ export class StockLedger {
     for (const change of nonZero) perSize.set(change.sizeId, (perSize.get(change.sizeId) ?? 0) + change.delta);
     const sizeIds = [...perSize.keys()].sort((a, b) => a - b);
 
-    await runPreparedIn(tx, LOCK_SIZES, [sizeIds]);
-    // The rows are locked now, so the update and the ledger rows go in one statement.
     const updated = await runPreparedIn<{ id: number; stock: number }>(tx, APPLY_CHANGES, [
         sizeIds,
         sizeIds.map((id) => perSize.get(id)),

@@ -53,11 +53,13 @@ export class PartnerWebhookService {
     const partnerOrderId = body.partnerOrderId.trim();
     const fingerprint = requestFingerprint(body);
 
-    // Before matching, so a retry of an accepted order always gets 200 even if the catalog changed since.
-    const earlier = await this.findByPartnerId(brandId, partnerOrderId);
+    // Both lookups at once; the repeat decides first, so a retry of an accepted order always gets
+    // 200 even if the catalog changed since.
+    const [earlier, { lines, problems }] = await Promise.all([
+      this.findByPartnerId(brandId, partnerOrderId),
+      this.matcher.byStorefrontArticle(brandId, body.items),
+    ]);
     if (earlier) return this.duplicate(brandId, partnerOrderId, earlier, fingerprint);
-
-    const { lines, problems } = await this.matcher.byStorefrontArticle(brandId, body.items);
     if (problems.length > 0) throw new AppError(422, problems[0], problems);
     const priced = body.items.map((item, i) => ({
       ...lines[i]!,
