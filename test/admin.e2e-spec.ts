@@ -21,11 +21,20 @@ describe('superadministrator management: brands, users, memberships', () => {
         .set(bearer(fx.admin))
         .send({ name: 'Northwind', slug: 'northwind', staffEmail: 'Staff@Northwind.example' })
         .expect(201);
-      expect(response.body).toEqual({ id: expect.any(Number), name: 'Northwind', slug: 'northwind', staffEmail: 'staff@northwind.example' });
+      expect(response.body).toEqual({
+        id: expect.any(Number),
+        name: 'Northwind',
+        slug: 'northwind',
+        staffEmail: 'staff@northwind.example',
+      });
     });
 
     it('staffEmail is optional (null)', async () => {
-      const response = await request(t.http).post('/admin/brands').set(bearer(fx.admin)).send({ name: 'No Staff', slug: 'no-staff' }).expect(201);
+      const response = await request(t.http)
+        .post('/admin/brands')
+        .set(bearer(fx.admin))
+        .send({ name: 'No Staff', slug: 'no-staff' })
+        .expect(201);
       expect(response.body.staffEmail).toBeNull();
     });
 
@@ -147,8 +156,16 @@ describe('superadministrator management: brands, users, memberships', () => {
     it('an unknown brand or user gets 404', async () => {
       const brandId = await fx.brand();
       const user = await fx.user();
-      await request(t.http).put(`/admin/brands/999999/members/${user.id}`).set(bearer(fx.admin)).send({ permissions: ['orders.read'] }).expect(404);
-      await request(t.http).put(`/admin/brands/${brandId}/members/999999`).set(bearer(fx.admin)).send({ permissions: ['orders.read'] }).expect(404);
+      await request(t.http)
+        .put(`/admin/brands/999999/members/${user.id}`)
+        .set(bearer(fx.admin))
+        .send({ permissions: ['orders.read'] })
+        .expect(404);
+      await request(t.http)
+        .put(`/admin/brands/${brandId}/members/999999`)
+        .set(bearer(fx.admin))
+        .send({ permissions: ['orders.read'] })
+        .expect(404);
       await request(t.http).put(`/admin/brands/${brandId}/members/999999`).set(bearer(fx.admin)).send({ permissions: [] }).expect(404);
     });
 
@@ -157,7 +174,11 @@ describe('superadministrator management: brands, users, memberships', () => {
       const brandB = await fx.brand();
       const manager = await fx.member(brandA, ['settings.manage']);
       const user = await fx.user();
-      await request(t.http).put(`/admin/brands/${brandA}/members/${user.id}`).set(bearer(manager)).send({ permissions: ['orders.read'] }).expect(200);
+      await request(t.http)
+        .put(`/admin/brands/${brandA}/members/${user.id}`)
+        .set(bearer(manager))
+        .send({ permissions: ['orders.read'] })
+        .expect(200);
       const other = await request(t.http)
         .put(`/admin/brands/${brandB}/members/${user.id}`)
         .set(bearer(manager))

@@ -62,7 +62,10 @@ describe('sessions: login, logout, me, tokens and CSRF', () => {
     it('after 10 failures in 15 minutes answers 429 Too many login attempts with Retry-After, even to the right password', async () => {
       const user = await fx.user();
       for (let i = 0; i < 10; i++) {
-        await request(t.http).post('/auth/login').send({ email: user.email, password: `wrong-${i}` }).expect(401);
+        await request(t.http)
+          .post('/auth/login')
+          .send({ email: user.email, password: `wrong-${i}` })
+          .expect(401);
       }
       const locked = await request(t.http).post('/auth/login').send(user).expect(429);
       expect(locked.body.error).toBe('Too many login attempts');
@@ -76,7 +79,10 @@ describe('sessions: login, logout, me, tokens and CSRF', () => {
     it('lets the account in again once the oldest failure leaves the window', async () => {
       const user = await fx.user();
       for (let i = 0; i < 10; i++) {
-        await request(t.http).post('/auth/login').send({ email: user.email, password: `wrong-${i}` }).expect(401);
+        await request(t.http)
+          .post('/auth/login')
+          .send({ email: user.email, password: `wrong-${i}` })
+          .expect(401);
       }
       await request(t.http).post('/auth/login').send(user).expect(429);
       await withClient(db.url, (c) =>
@@ -88,11 +94,17 @@ describe('sessions: login, logout, me, tokens and CSRF', () => {
     it('a success clears earlier failures', async () => {
       const user = await fx.user();
       for (let i = 0; i < 9; i++) {
-        await request(t.http).post('/auth/login').send({ email: user.email, password: `wrong-${i}` }).expect(401);
+        await request(t.http)
+          .post('/auth/login')
+          .send({ email: user.email, password: `wrong-${i}` })
+          .expect(401);
       }
       await request(t.http).post('/auth/login').send(user).expect(200);
       for (let i = 0; i < 9; i++) {
-        await request(t.http).post('/auth/login').send({ email: user.email, password: `wrong-${i}` }).expect(401);
+        await request(t.http)
+          .post('/auth/login')
+          .send({ email: user.email, password: `wrong-${i}` })
+          .expect(401);
       }
       await request(t.http).post('/auth/login').send(user).expect(200);
     });
@@ -101,7 +113,10 @@ describe('sessions: login, logout, me, tokens and CSRF', () => {
       const user = await fx.user();
       const statuses = await Promise.all(
         Array.from({ length: 25 }, (_, i) =>
-          request(t.http).post('/auth/login').send({ email: user.email, password: `guess-${i}` }).then((r) => r.status),
+          request(t.http)
+            .post('/auth/login')
+            .send({ email: user.email, password: `guess-${i}` })
+            .then((r) => r.status),
         ),
       );
       expect(statuses.filter((s) => s === 401)).toHaveLength(10);

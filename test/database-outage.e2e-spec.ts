@@ -17,7 +17,9 @@ describe('database outage', () => {
   let t: TestApp;
 
   async function startPostgres(): Promise<void> {
-    const child = spawn(process.execPath, [path.resolve(__dirname, 'support/pg-process.mjs'), dir, String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [path.resolve(__dirname, 'support/pg-process.mjs'), dir, String(port)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     await new Promise<void>((resolve, reject) => {
       child.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && resolve());
       child.once('exit', (code) => reject(new Error(`postgres helper exited with ${code}`)));

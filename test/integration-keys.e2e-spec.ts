@@ -55,7 +55,10 @@ describe('integration keys', () => {
     it.each([
       [{ name: 'x' }, 'give either a non-empty permissions list or fullAccess: true, not both'],
       [{ name: 'x', permissions: [] }, 'give either a non-empty permissions list or fullAccess: true, not both'],
-      [{ name: 'x', permissions: ['orders.read'], fullAccess: true }, 'give either a non-empty permissions list or fullAccess: true, not both'],
+      [
+        { name: 'x', permissions: ['orders.read'], fullAccess: true },
+        'give either a non-empty permissions list or fullAccess: true, not both',
+      ],
       [{ name: 'x', permissions: ['settings.manage'] }, 'settings.manage cannot be granted to an integration key'],
       [{ name: 'x', permissions: ['orders.fly'] }, expect.stringMatching(/^each value in permissions must be one of: /)],
       [{ name: 'x', fullAccess: true, expiresAt: '2001-01-01T00:00:00Z' }, 'expiresAt must be in the future'],
@@ -123,7 +126,11 @@ describe('integration keys', () => {
     it('a record of another brand addressed by id gives 403 Forbidden: brand not allowed, journaled', async () => {
       const foreignOrder = await seedOrder(db.url, brandB);
       const key = await issueKey(fx, brandA, { permissions: ['orders.read'] });
-      const response = await request(t.http).get(`/orders/admin/${foreignOrder}`).set(key.headers).set('X-Forwarded-For', '10.0.0.1').expect(403);
+      const response = await request(t.http)
+        .get(`/orders/admin/${foreignOrder}`)
+        .set(key.headers)
+        .set('X-Forwarded-For', '10.0.0.1')
+        .expect(403);
       expect(response.body.error).toBe('Forbidden: brand not allowed');
       const entry = (await journal(fx)).find((e) => e.type === 'brand_violation' && e.details.id === foreignOrder);
       expect(entry).toMatchObject({
@@ -184,7 +191,9 @@ describe('integration keys', () => {
       await sleep(200);
       expect((await read())!.getTime()).toBe(recent.getTime());
 
-      await withClient(db.url, (c) => c.query(`UPDATE integration_keys SET last_used_at = now() - interval '2 minutes' WHERE id = $1`, [key.id]));
+      await withClient(db.url, (c) =>
+        c.query(`UPDATE integration_keys SET last_used_at = now() - interval '2 minutes' WHERE id = $1`, [key.id]),
+      );
       await check(key.headers).expect(200);
       const until = Date.now() + 5000;
       while (Date.now() - (await read())!.getTime() > 60_000 && Date.now() < until) await sleep(50);
@@ -234,7 +243,9 @@ describe('integration keys', () => {
         .expect(403);
       expect(response.body.error).toBe('Forbidden: brand not allowed');
       await check(foreign.headers).expect(200);
-      const entry = (await journal(fx)).find((e) => e.type === 'brand_violation' && e.details.resource === 'integration_key' && e.details.id === foreign.id);
+      const entry = (await journal(fx)).find(
+        (e) => e.type === 'brand_violation' && e.details.resource === 'integration_key' && e.details.id === foreign.id,
+      );
       expect(entry).toMatchObject({ brandId: brandA, targetBrandId: brandB, actor: { kind: 'user', id: manager.userId } });
     });
 

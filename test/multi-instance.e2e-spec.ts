@@ -33,8 +33,18 @@ describe('several instances on one database', () => {
   });
 
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers of the API under test
-  async function call(service: ServiceProcess, method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
-    const response = await fetch(`${service.baseUrl}${url}`, { method, headers: { 'Content-Type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+  async function call(
+    service: ServiceProcess,
+    method: string,
+    url: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<{ status: number; body: any }> {
+    const response = await fetch(`${service.baseUrl}${url}`, {
+      method,
+      headers: { 'Content-Type': 'application/json', ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     return { status: response.status, body: await response.json().catch(() => undefined) };
   }
 
@@ -42,10 +52,26 @@ describe('several instances on one database', () => {
     const [first] = services;
     const admin = { Authorization: `Bearer ${(await call(first, 'POST', '/auth/login', ADMIN)).body.token}` };
     const brand = (await call(first, 'POST', '/admin/brands', { name: 'Multi', slug: 'multi' }, admin)).body.id;
-    const issue = async (permissions: string[]) => (await call(first, 'POST', `/admin/brands/${brand}/integration-keys`, { name: 'k', permissions }, admin)).body;
+    const issue = async (permissions: string[]) =>
+      (await call(first, 'POST', `/admin/brands/${brand}/integration-keys`, { name: 'k', permissions }, admin)).body;
     const catalog = await issue(['products.write']);
     const product = (
-      await call(first, 'POST', '/catalog/products', { name: 'Tee', article: 'T', storefrontArticle: 'SF-T', priceKopeks: 100, sizes: [{ name: 'S', stock: 100 }, { name: 'M', stock: 100 }] }, { Authorization: `Bearer ${catalog.key}` })
+      await call(
+        first,
+        'POST',
+        '/catalog/products',
+        {
+          name: 'Tee',
+          article: 'T',
+          storefrontArticle: 'SF-T',
+          priceKopeks: 100,
+          sizes: [
+            { name: 'S', stock: 100 },
+            { name: 'M', stock: 100 },
+          ],
+        },
+        { Authorization: `Bearer ${catalog.key}` },
+      )
     ).body;
     const storefront = await issue(['orders.create_partner', 'orders.read']);
     const auth = { Authorization: `Bearer ${storefront.key}` };
@@ -55,13 +81,19 @@ describe('several instances on one database', () => {
       items: sizes.map((size) => ({ article: 'SF-T', size, quantity: 2 })),
     });
 
-    const identical = await Promise.all(Array.from({ length: 30 }, (_, i) => call(services[i % 3], 'POST', '/orders/integrations/partner/webhook', order('SAME-1', ['S']), auth)));
+    const identical = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        call(services[i % 3], 'POST', '/orders/integrations/partner/webhook', order('SAME-1', ['S']), auth),
+      ),
+    );
     expect(identical.filter((r) => r.status === 201)).toHaveLength(1);
     expect(identical.filter((r) => r.status === 200 && r.body.duplicate === true)).toHaveLength(29);
     expect(new Set(identical.map((r) => r.body.order.id)).size).toBe(1);
 
     const distinct = await Promise.all(
-      Array.from({ length: 30 }, (_, i) => call(services[i % 3], 'POST', '/orders/integrations/partner/webhook', order(`D-${i}`, i % 2 ? ['S', 'M'] : ['M', 'S']), auth)),
+      Array.from({ length: 30 }, (_, i) =>
+        call(services[i % 3], 'POST', '/orders/integrations/partner/webhook', order(`D-${i}`, i % 2 ? ['S', 'M'] : ['M', 'S']), auth),
+      ),
     );
     expect(distinct.every((r) => r.status === 201)).toBe(true);
     const stock = await withClient(db.url, (c) =>
@@ -78,14 +110,24 @@ describe('several instances on one database', () => {
     ]);
 
     for (const service of services) expect((await call(service, 'GET', '/orders/admin/all?limit=1', undefined, auth)).status).toBe(200);
-    expect((await call(services[2], 'POST', `/admin/brands/${brand}/integration-keys/${storefront.id}/revoke`, undefined, admin)).status).toBe(200);
+    expect(
+      (await call(services[2], 'POST', `/admin/brands/${brand}/integration-keys/${storefront.id}/revoke`, undefined, admin)).status,
+    ).toBe(200);
     for (const service of services) expect((await call(service, 'GET', '/orders/admin/all?limit=1', undefined, auth)).status).toBe(401);
   });
 
   it('npm run start:cluster serves from several workers on one port and stops cleanly', async () => {
     const port = await freePort();
     const child = spawn(process.execPath, [path.resolve(__dirname, '../dist/cluster.js')], {
-      env: { PATH: process.env.PATH ?? '', PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: db.url, CLUSTER_WORKERS: '2', LOG_LEVEL: 'warn', SESSION_SECRET: 'multi-instance-secret-0123456789abcdef' },
+      env: {
+        PATH: process.env.PATH ?? '',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATABASE_URL: db.url,
+        CLUSTER_WORKERS: '2',
+        LOG_LEVEL: 'warn',
+        SESSION_SECRET: 'multi-instance-secret-0123456789abcdef',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

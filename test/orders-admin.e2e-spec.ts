@@ -49,9 +49,30 @@ describe('GET /orders/admin/all and /orders/admin/:orderId', () => {
     const response = await request(t.http).get(`/orders/admin/${ordersA[0]}`).set(reader.headers).expect(200);
     expect(Object.keys(response.body).sort()).toEqual(
       [
-        'id', 'orderNumber', 'hash', 'source', 'partnerOrderId', 'status', 'paymentStatus', 'deliveryStatus', 'stockShortage',
-        'orderedAt', 'createdAt', 'itemsTotalKopeks', 'deliveryCostKopeks', 'totalKopeks', 'promoCode', 'comment', 'recipient',
-        'delivery', 'carrierOrderUuid', 'carrierTrackingNumber', 'waybillUrl', 'items', 'paidAt', 'carrierRegistrationFailedAt',
+        'id',
+        'orderNumber',
+        'hash',
+        'source',
+        'partnerOrderId',
+        'status',
+        'paymentStatus',
+        'deliveryStatus',
+        'stockShortage',
+        'orderedAt',
+        'createdAt',
+        'itemsTotalKopeks',
+        'deliveryCostKopeks',
+        'totalKopeks',
+        'promoCode',
+        'comment',
+        'recipient',
+        'delivery',
+        'carrierOrderUuid',
+        'carrierTrackingNumber',
+        'waybillUrl',
+        'items',
+        'paidAt',
+        'carrierRegistrationFailedAt',
       ].sort(),
     );
     expect(response.body).toMatchObject({ id: ordersA[0], totalKopeks: 180000, deliveryCostKopeks: 30000, itemsTotalKopeks: 150000 });
@@ -63,7 +84,9 @@ describe('GET /orders/admin/all and /orders/admin/:orderId', () => {
     const foreign = await seedOrder(db.url, brandB);
     const response = await request(t.http).get(`/orders/admin/${foreign}`).set(reader.headers).expect(403);
     expect(response.body.error).toBe('Forbidden: brand not allowed');
-    expect((await journal(fx)).some((e) => e.type === 'brand_violation' && e.details.id === foreign && e.targetBrandId === brandB)).toBe(true);
+    expect((await journal(fx)).some((e) => e.type === 'brand_violation' && e.details.id === foreign && e.targetBrandId === brandB)).toBe(
+      true,
+    );
     const missing = await request(t.http).get('/orders/admin/99999999').set(reader.headers).expect(404);
     expect(missing.body.error).toBe('Not found');
   });

@@ -46,7 +46,12 @@ describe('outbox across a crash', () => {
   });
 
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers of the API under test
-  async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
+  async function call(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<{ status: number; body: any }> {
     const response = await fetch(`${service!.baseUrl}${path}`, {
       method,
       headers: { 'Content-Type': 'application/json', ...headers },
@@ -60,16 +65,40 @@ describe('outbox across a crash', () => {
     await waitForHealth(service);
     const admin = { Authorization: `Bearer ${(await call('POST', '/auth/login', ADMIN)).body.token}` };
     const brand = (await call('POST', '/admin/brands', { name: 'Crash', slug: 'crash', staffEmail: 'staff@crash.example' }, admin)).body.id;
-    const keyOf = async (permissions: string[]) =>
-      ({ Authorization: `Bearer ${(await call('POST', `/admin/brands/${brand}/integration-keys`, { name: 'k', permissions }, admin)).body.key}` });
-    const product = (await call('POST', '/catalog/products', { name: 'Tee', article: 'T-1', priceKopeks: 1000, sizes: [{ name: 'M', stock: 10 }] }, await keyOf(['products.write']))).body;
+    const keyOf = async (permissions: string[]) => ({
+      Authorization: `Bearer ${(await call('POST', `/admin/brands/${brand}/integration-keys`, { name: 'k', permissions }, admin)).body.key}`,
+    });
+    const product = (
+      await call(
+        'POST',
+        '/catalog/products',
+        { name: 'Tee', article: 'T-1', priceKopeks: 1000, sizes: [{ name: 'M', stock: 10 }] },
+        await keyOf(['products.write']),
+      )
+    ).body;
     const clerk = await keyOf(['orders.write', 'orders.read']);
     const order = (
-      await call('POST', '/orders/admin', { recipient: { fullName: 'A B', phone: '+79120000000', email: 'buyer@crash.example' }, items: [{ sizeId: product.sizes[0].id, quantity: 3 }] }, clerk)
+      await call(
+        'POST',
+        '/orders/admin',
+        {
+          recipient: { fullName: 'A B', phone: '+79120000000', email: 'buyer@crash.example' },
+          items: [{ sizeId: product.sizes[0].id, quantity: 3 }],
+        },
+        clerk,
+      )
     ).body.order;
 
-    const raw = JSON.stringify({ eventId: 'pay-1', orderNumber: order.orderNumber, amountKopeks: 3000, status: 'succeeded', paidAt: new Date().toISOString() });
-    const paid = await call('POST', '/payments/webhook', raw, { 'X-Signature': signPayload(PAYMENT_SECRET, raw, Math.floor(Date.now() / 1000)) });
+    const raw = JSON.stringify({
+      eventId: 'pay-1',
+      orderNumber: order.orderNumber,
+      amountKopeks: 3000,
+      status: 'succeeded',
+      paidAt: new Date().toISOString(),
+    });
+    const paid = await call('POST', '/payments/webhook', raw, {
+      'X-Signature': signPayload(PAYMENT_SECRET, raw, Math.floor(Date.now() / 1000)),
+    });
     expect(paid).toEqual({ status: 200, body: { ok: true } });
 
     // Kill while the carrier is still answering the first registration call.
@@ -93,7 +122,10 @@ describe('outbox across a crash', () => {
     expect(carrier.shipments.size).toBe(1);
     expect(carrier.calls.every((c) => c.idempotencyKey === order.orderNumber)).toBe(true);
     const stock = await withClient(db.url, (c) =>
-      c.query('SELECT s.stock, (SELECT sum(delta) FROM stock_movements m WHERE m.size_id = s.id)::int AS ledger FROM product_sizes s WHERE s.id = $1', [product.sizes[0].id]),
+      c.query(
+        'SELECT s.stock, (SELECT sum(delta) FROM stock_movements m WHERE m.size_id = s.id)::int AS ledger FROM product_sizes s WHERE s.id = $1',
+        [product.sizes[0].id],
+      ),
     );
     expect(stock.rows[0]).toEqual({ stock: 7, ledger: 7 });
     const jobs = await withClient(db.url, (c) => c.query('SELECT kind, done_at IS NOT NULL AS done FROM outbox ORDER BY id'));

@@ -20,7 +20,15 @@ describe('storefront webhook under arbitrary input', () => {
     const fx = await Fixtures.create(t.http);
     const brand = await fx.brand();
     storefront = await issueKey(fx, brand, { permissions: ['orders.create_partner'] });
-    await createProduct(fx, brand, { article: 'A-1', storefrontArticle: 'SF-A', priceKopeks: 1000, sizes: [{ name: 'S', stock: 5 }, { name: 'M', priceKopeks: 1200 }] });
+    await createProduct(fx, brand, {
+      article: 'A-1',
+      storefrontArticle: 'SF-A',
+      priceKopeks: 1000,
+      sizes: [
+        { name: 'S', stock: 5 },
+        { name: 'M', priceKopeks: 1200 },
+      ],
+    });
     await createProduct(fx, brand, { article: 'B-1', storefrontArticle: 'SF-B', priceKopeks: 700, sizes: [{ name: 'One', stock: 1000 }] });
     await createProduct(fx, brand, { article: 'C-1', storefrontArticle: 'SF-C', priceKopeks: 300 });
   });
@@ -29,7 +37,16 @@ describe('storefront webhook under arbitrary input', () => {
     await db?.drop();
   });
 
-  const junk = fc.oneof(fc.constant(undefined), fc.constant(null), fc.integer(), fc.double(), fc.string(), fc.boolean(), fc.array(fc.integer(), { maxLength: 2 }), fc.object({ maxDepth: 1 }));
+  const junk = fc.oneof(
+    fc.constant(undefined),
+    fc.constant(null),
+    fc.integer(),
+    fc.double(),
+    fc.string(),
+    fc.boolean(),
+    fc.array(fc.integer(), { maxLength: 2 }),
+    fc.object({ maxDepth: 1 }),
+  );
   const item = fc.record(
     {
       article: fc.oneof(fc.constantFrom('SF-A', 'SF-B', 'SF-C', 'A-1', 'NOPE', ''), junk),
@@ -56,10 +73,17 @@ describe('storefront webhook under arbitrary input', () => {
       items: fc.oneof(fc.array(item, { maxLength: 4 }), junk),
       delivery: fc.oneof(
         fc.constant(undefined),
-        fc.record({ city: fc.oneof(fc.string(), junk), deliveryCostKopeks: fc.oneof(fc.integer({ min: -10, max: 100000 }), junk) }, { requiredKeys: [] }),
+        fc.record(
+          { city: fc.oneof(fc.string(), junk), deliveryCostKopeks: fc.oneof(fc.integer({ min: -10, max: 100000 }), junk) },
+          { requiredKeys: [] },
+        ),
         junk,
       ),
-      orderDate: fc.oneof(fc.constant(undefined), fc.date({ noInvalidDate: true }).map((d) => d.toISOString()), junk),
+      orderDate: fc.oneof(
+        fc.constant(undefined),
+        fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+        junk,
+      ),
       comment: fc.oneof(fc.constant(undefined), fc.string(), junk),
     },
     { requiredKeys: [] },

@@ -19,7 +19,11 @@ describe('POST /orders/integrations/partner/webhook', () => {
   let shirt: Awaited<ReturnType<typeof createProduct>>;
   let cap: Awaited<ReturnType<typeof createProduct>>;
 
-  const send = (body: unknown, key: IssuedKey = storefront) => request(t.http).post(WEBHOOK).set(key.headers).send(body as object);
+  const send = (body: unknown, key: IssuedKey = storefront) =>
+    request(t.http)
+      .post(WEBHOOK)
+      .set(key.headers)
+      .send(body as object);
   const minimal = (over: Record<string, unknown> = {}) => ({
     partnerOrderId: `T-${++seq}`,
     recipient: { fullName: 'Ivanova Maria Petrovna', phone: '+7 (912) 345-67-89' },
@@ -39,10 +43,25 @@ describe('POST /orders/integrations/partner/webhook', () => {
       article: 'LS-001',
       storefrontArticle: 'SF-SHIRT',
       priceKopeks: 450000,
-      sizes: [{ name: 'M', stock: 100 }, { name: 'XL', priceKopeks: 480000, stock: 5 }],
+      sizes: [
+        { name: 'M', stock: 100 },
+        { name: 'XL', priceKopeks: 480000, stock: 5 },
+      ],
     });
-    cap = await createProduct(fx, brandA, { name: 'Cap', article: 'CAP-1', storefrontArticle: 'SF-CAP', priceKopeks: 90000, sizes: [{ name: 'One size', stock: 1 }] });
-    await createProduct(fx, brandA, { name: 'Attributes only', article: 'ATTR-1', storefrontArticle: 'SF-ATTR', priceKopeks: 1000, attributes: { colour: 'red' } });
+    cap = await createProduct(fx, brandA, {
+      name: 'Cap',
+      article: 'CAP-1',
+      storefrontArticle: 'SF-CAP',
+      priceKopeks: 90000,
+      sizes: [{ name: 'One size', stock: 1 }],
+    });
+    await createProduct(fx, brandA, {
+      name: 'Attributes only',
+      article: 'ATTR-1',
+      storefrontArticle: 'SF-ATTR',
+      priceKopeks: 1000,
+      attributes: { colour: 'red' },
+    });
   });
   afterAll(() => closeSuite({ db, t }));
 
@@ -53,7 +72,12 @@ describe('POST /orders/integrations/partner/webhook', () => {
       expect(response.body).toEqual({
         ok: true,
         duplicate: false,
-        order: { id: expect.any(Number), orderNumber: expect.stringMatching(/^\d+$/), hash: expect.stringMatching(/^[\w-]{22}$/), totalKopeks: 900000 },
+        order: {
+          id: expect.any(Number),
+          orderNumber: expect.stringMatching(/^\d+$/),
+          hash: expect.stringMatching(/^[\w-]{22}$/),
+          totalKopeks: 900000,
+        },
       });
       const after = await stockAndLedger(db.url, sizeM());
       expect(after.stock).toBe(before.stock - 2);
@@ -94,18 +118,43 @@ describe('POST /orders/integrations/partner/webhook', () => {
         totalKopeks: 480000 + 399000 + 90000 + 35000,
         promoCode: 'SPRING10',
         comment: 'Leave at the door',
-        recipient: { fullName: 'Petrov  Pyotr Ilyich', surname: 'Petrov', firstName: 'Pyotr', patronymic: 'Ilyich', phone: '8 912 345 67 89', email: 'pyotr@example.com' },
+        recipient: {
+          fullName: 'Petrov  Pyotr Ilyich',
+          surname: 'Petrov',
+          firstName: 'Pyotr',
+          patronymic: 'Ilyich',
+          phone: '8 912 345 67 89',
+          email: 'pyotr@example.com',
+        },
         delivery: { city: 'Kazan', cityCode: 424, pvzCode: 'KZN12', pvzAddress: 'Bauman st. 1' },
         carrierOrderUuid: '72753034-0a5e-4b6c-9b2f-4f1c1b3a2b11',
         carrierTrackingNumber: '1234567890',
         waybillUrl: 'https://carrier.example/waybill/1',
         items: [
-          { productId: shirt.id, sizeId: shirt.sizes[1].id, article: 'LS-001', size: 'XL', quantity: 1, priceKopeks: 480000, lineTotalKopeks: 480000 },
+          {
+            productId: shirt.id,
+            sizeId: shirt.sizes[1].id,
+            article: 'LS-001',
+            size: 'XL',
+            quantity: 1,
+            priceKopeks: 480000,
+            lineTotalKopeks: 480000,
+          },
           { productId: shirt.id, sizeId: sizeM(), article: 'LS-001', size: 'M', quantity: 1, priceKopeks: 399000, lineTotalKopeks: 399000 },
-          { productId: cap.id, sizeId: cap.sizes[0].id, article: 'CAP-1', size: 'One size', quantity: 1, priceKopeks: 90000, lineTotalKopeks: 90000 },
+          {
+            productId: cap.id,
+            sizeId: cap.sizes[0].id,
+            article: 'CAP-1',
+            size: 'One size',
+            quantity: 1,
+            priceKopeks: 90000,
+            lineTotalKopeks: 90000,
+          },
         ],
       });
-      const normalized = await withClient(db.url, (c) => c.query('SELECT recipient_phone_normalized FROM orders WHERE id = $1', [created.body.order.id]));
+      const normalized = await withClient(db.url, (c) =>
+        c.query('SELECT recipient_phone_normalized FROM orders WHERE id = $1', [created.body.order.id]),
+      );
       expect(normalized.rows[0].recipient_phone_normalized).toBe('+79123456789');
     });
 
@@ -139,7 +188,9 @@ describe('POST /orders/integrations/partner/webhook', () => {
     it('records the buyer mail intent durably when there is an e-mail, and not without', async () => {
       const withMail = await send(minimal({ recipient: { fullName: 'A B', phone: '+79120000000', email: 'a@example.com' } })).expect(201);
       const without = await send(minimal()).expect(201);
-      expect(await countRows(db.url, 'outbox', `kind = 'mail.order_accepted' AND payload->>'orderId' = $1`, [String(withMail.body.order.id)])).toBe(1);
+      expect(
+        await countRows(db.url, 'outbox', `kind = 'mail.order_accepted' AND payload->>'orderId' = $1`, [String(withMail.body.order.id)]),
+      ).toBe(1);
       expect(await countRows(db.url, 'outbox', `payload->>'orderId' = $1`, [String(without.body.order.id)])).toBe(0);
     });
   });
@@ -162,7 +213,12 @@ describe('POST /orders/integrations/partner/webhook', () => {
     });
 
     it('the duplicate check runs before matching: a retry is 200 even after the product lost its storefront article', async () => {
-      const product = await createProduct(fx, brandA, { article: 'TEMP-1', storefrontArticle: 'SF-TEMP', priceKopeks: 100, sizes: [{ name: 'S', stock: 10 }] });
+      const product = await createProduct(fx, brandA, {
+        article: 'TEMP-1',
+        storefrontArticle: 'SF-TEMP',
+        priceKopeks: 100,
+        sizes: [{ name: 'S', stock: 10 }],
+      });
       const body = minimal({ items: [{ article: 'SF-TEMP', size: 'S', quantity: 1 }] });
       await send(body).expect(201);
       const writer = await issueKey(fx, brandA, { permissions: ['products.write'] });
@@ -171,7 +227,12 @@ describe('POST /orders/integrations/partner/webhook', () => {
     });
 
     it('two brands may use the same partner order number', async () => {
-      await createProduct(fx, brandB, { article: 'B-SHIRT', storefrontArticle: 'SF-SHIRT', priceKopeks: 100, sizes: [{ name: 'M', stock: 10 }] });
+      await createProduct(fx, brandB, {
+        article: 'B-SHIRT',
+        storefrontArticle: 'SF-SHIRT',
+        priceKopeks: 100,
+        sizes: [{ name: 'M', stock: 10 }],
+      });
       const storefrontB = await issueKey(fx, brandB, { permissions: ['orders.create_partner'] });
       const body = minimal();
       const a = await send(body).expect(201);
@@ -200,7 +261,12 @@ describe('POST /orders/integrations/partner/webhook', () => {
         const before = await stockAndLedger(db.url, sizeM());
         const servers = [t.http, others[0].http, others[1].http];
         const responses = await Promise.all(
-          Array.from({ length: 21 }, (_, i) => request(servers[i % 3]).post(WEBHOOK).set(storefront.headers).send(body)),
+          Array.from({ length: 21 }, (_, i) =>
+            request(servers[i % 3])
+              .post(WEBHOOK)
+              .set(storefront.headers)
+              .send(body),
+          ),
         );
         expect(responses.filter((r) => r.status === 201)).toHaveLength(1);
         expect(responses.filter((r) => r.status === 200)).toHaveLength(20);
@@ -311,7 +377,11 @@ describe('POST /orders/integrations/partner/webhook', () => {
         article: 'HOT-1',
         storefrontArticle: 'SF-HOT',
         priceKopeks: 1000,
-        sizes: [{ name: 'S', stock: 50 }, { name: 'M', stock: 50 }, { name: 'L', stock: 50 }],
+        sizes: [
+          { name: 'S', stock: 50 },
+          { name: 'M', stock: 50 },
+          { name: 'L', stock: 50 },
+        ],
       });
       const sizes = ['S', 'M', 'L'];
       const orders = Array.from({ length: 60 }, (_, i) => {
@@ -323,7 +393,11 @@ describe('POST /orders/integrations/partner/webhook', () => {
       expect(responses.map((r) => r.status)).toEqual(Array(60).fill(201));
       for (const [index, size] of product.sizes.entries()) {
         const ordered = orders.reduce(
-          (sum, body) => sum + (body.items as Array<{ size: string; quantity: number }>).filter((item) => item.size === sizes[index]).reduce((s, item) => s + item.quantity, 0),
+          (sum, body) =>
+            sum +
+            (body.items as Array<{ size: string; quantity: number }>)
+              .filter((item) => item.size === sizes[index])
+              .reduce((s, item) => s + item.quantity, 0),
           0,
         );
         expect(await stockAndLedger(db.url, size.id)).toEqual({ stock: 50 - ordered, ledger: 50 - ordered });

@@ -46,10 +46,19 @@ describe('payment confirmation and carrier delivery flows', () => {
     urls = { smtp: smtpUrl, carrier: carrierUrl };
     t = await startTestApp({ databaseUrl: db.url, env: env(smtpUrl, carrierUrl) });
     fx = await Fixtures.create(t.http);
-    const created = await request(t.http).post('/admin/brands').set({ Authorization: `Bearer ${fx.admin.token}` }).send({ name: 'Northwind', slug: 'northwind', staffEmail: STAFF }).expect(201);
+    const created = await request(t.http)
+      .post('/admin/brands')
+      .set({ Authorization: `Bearer ${fx.admin.token}` })
+      .send({ name: 'Northwind', slug: 'northwind', staffEmail: STAFF })
+      .expect(201);
     brand = created.body.id;
     clerk = await issueKey(fx, brand, { permissions: ['orders.write', 'orders.read'] });
-    const product = await createProduct(fx, brand, { article: 'LS-1', storefrontArticle: 'SF-LS-1', priceKopeks: 100000, sizes: [{ name: 'M', stock: 100 }] });
+    const product = await createProduct(fx, brand, {
+      article: 'LS-1',
+      storefrontArticle: 'SF-LS-1',
+      priceKopeks: 100000,
+      sizes: [{ name: 'M', stock: 100 }],
+    });
     sizeId = product.sizes[0].id;
   });
   afterAll(async () => {
@@ -87,13 +96,37 @@ describe('payment confirmation and carrier delivery flows', () => {
     const body = () => ({ eventId: eventId(), orderNumber: '1', amountKopeks: 1, status: 'failed', paidAt: new Date().toISOString() });
     it.each([
       ['a wrong secret', (b: unknown) => postSigned(t.http, '/payments/webhook', 'some-other-secret-123', b)],
-      ['an altered body', (b: unknown) => postSigned(t.http, '/payments/webhook', PAYMENT_SECRET, b, { tamper: (raw) => raw.replace('"failed"', '"succeeded"') })],
+      [
+        'an altered body',
+        (b: unknown) =>
+          postSigned(t.http, '/payments/webhook', PAYMENT_SECRET, b, { tamper: (raw) => raw.replace('"failed"', '"succeeded"') }),
+      ],
       ['a stale timestamp', (b: unknown) => postSigned(t.http, '/payments/webhook', PAYMENT_SECRET, b, { timestamp: now() - 301 })],
       ['a future timestamp', (b: unknown) => postSigned(t.http, '/payments/webhook', PAYMENT_SECRET, b, { timestamp: now() + 301 })],
       ['the carrier’s secret', (b: unknown) => postSigned(t.http, '/payments/webhook', CARRIER_SECRET, b)],
-      ['no header', (b: unknown) => request(t.http).post('/payments/webhook').send(b as object)],
-      ['a malformed header', (b: unknown) => request(t.http).post('/payments/webhook').set('X-Signature', 'v1=abc,t=').send(b as object)],
-      ['a key instead of a signature', (b: unknown) => request(t.http).post('/payments/webhook').set(clerk.headers).send(b as object)],
+      [
+        'no header',
+        (b: unknown) =>
+          request(t.http)
+            .post('/payments/webhook')
+            .send(b as object),
+      ],
+      [
+        'a malformed header',
+        (b: unknown) =>
+          request(t.http)
+            .post('/payments/webhook')
+            .set('X-Signature', 'v1=abc,t=')
+            .send(b as object),
+      ],
+      [
+        'a key instead of a signature',
+        (b: unknown) =>
+          request(t.http)
+            .post('/payments/webhook')
+            .set(clerk.headers)
+            .send(b as object),
+      ],
     ])('%s → 401 Invalid signature', async (_, call) => {
       const response = await call(body()).expect(401);
       expect(response.body.error).toBe('Invalid signature');
@@ -151,21 +184,38 @@ describe('payment confirmation and carrier delivery flows', () => {
 
     it('a repeated eventId → 200 duplicate; a second payment event for a paid order changes nothing', async () => {
       const pending = await pendingOrder();
-      const first = { eventId: eventId(), orderNumber: pending.orderNumber, amountKopeks: 230000, status: 'succeeded', paidAt: new Date().toISOString() };
+      const first = {
+        eventId: eventId(),
+        orderNumber: pending.orderNumber,
+        amountKopeks: 230000,
+        status: 'succeeded',
+        paidAt: new Date().toISOString(),
+      };
       await postSigned(t.http, '/payments/webhook', PAYMENT_SECRET, first).expect(200);
       const stock = await stockAndLedger(db.url, sizeId);
-      expect((await postSigned(t.http, '/payments/webhook', PAYMENT_SECRET, first).expect(200)).body).toEqual({ ok: true, duplicate: true });
+      expect((await postSigned(t.http, '/payments/webhook', PAYMENT_SECRET, first).expect(200)).body).toEqual({
+        ok: true,
+        duplicate: true,
+      });
       expect((await pay(pending.orderNumber).expect(200)).body).toEqual({ ok: true });
       expect(await stockAndLedger(db.url, sizeId)).toEqual(stock);
       await eventually(() => expect(mailsAbout(pending.orderNumber)).toHaveLength(2));
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(mailsAbout(pending.orderNumber)).toHaveLength(2);
-      expect(await countRows(db.url, 'outbox', `kind = 'carrier.register_shipment' AND payload->>'orderId' = $1`, [String(pending.id)])).toBe(1);
+      expect(
+        await countRows(db.url, 'outbox', `kind = 'carrier.register_shipment' AND payload->>'orderId' = $1`, [String(pending.id)]),
+      ).toBe(1);
     });
 
     it('the same event ten times at once is processed once', async () => {
       const pending = await pendingOrder(undefined);
-      const event = { eventId: eventId(), orderNumber: pending.orderNumber, amountKopeks: 230000, status: 'succeeded', paidAt: new Date().toISOString() };
+      const event = {
+        eventId: eventId(),
+        orderNumber: pending.orderNumber,
+        amountKopeks: 230000,
+        status: 'succeeded',
+        paidAt: new Date().toISOString(),
+      };
       const before = await stockAndLedger(db.url, sizeId);
       const responses = await Promise.all(Array.from({ length: 10 }, () => postSigned(t.http, '/payments/webhook', PAYMENT_SECRET, event)));
       expect(responses.filter((r) => r.status === 200 && !r.body.duplicate)).toHaveLength(1);
@@ -174,7 +224,13 @@ describe('payment confirmation and carrier delivery flows', () => {
     });
 
     it('an unknown order → 404 Not found, and the event is not recorded (a later retry can apply)', async () => {
-      const event = { eventId: eventId(), orderNumber: '999999999', amountKopeks: 230000, status: 'succeeded', paidAt: new Date().toISOString() };
+      const event = {
+        eventId: eventId(),
+        orderNumber: '999999999',
+        amountKopeks: 230000,
+        status: 'succeeded',
+        paidAt: new Date().toISOString(),
+      };
       expect((await postSigned(t.http, '/payments/webhook', PAYMENT_SECRET, event).expect(404)).body.error).toBe('Not found');
       expect(await countRows(db.url, 'inbound_events', 'event_id = $1', [event.eventId])).toBe(0);
       const pending = await pendingOrder();
@@ -185,12 +241,22 @@ describe('payment confirmation and carrier delivery flows', () => {
     it('an amount mismatch → 200 {ok: true}, the order stays pending, the journal gets payment_amount_mismatch', async () => {
       const pending = await pendingOrder();
       const before = await stockAndLedger(db.url, sizeId);
-      const event = { eventId: eventId(), orderNumber: pending.orderNumber, amountKopeks: 1000, status: 'succeeded', paidAt: new Date().toISOString() };
+      const event = {
+        eventId: eventId(),
+        orderNumber: pending.orderNumber,
+        amountKopeks: 1000,
+        status: 'succeeded',
+        paidAt: new Date().toISOString(),
+      };
       expect((await postSigned(t.http, '/payments/webhook', PAYMENT_SECRET, event).expect(200)).body).toEqual({ ok: true });
       expect(await order(pending.id)).toMatchObject({ status: 'new', paymentStatus: 'pending' });
       expect(await stockAndLedger(db.url, sizeId)).toEqual(before);
       const entry = (await journal(fx)).find((e) => e.type === 'payment_amount_mismatch' && e.details.eventId === event.eventId);
-      expect(entry).toMatchObject({ brandId: brand, actor: { kind: 'webhook', id: null }, details: { orderNumber: pending.orderNumber, expectedKopeks: 230000, receivedKopeks: 1000 } });
+      expect(entry).toMatchObject({
+        brandId: brand,
+        actor: { kind: 'webhook', id: null },
+        details: { orderNumber: pending.orderNumber, expectedKopeks: 230000, receivedKopeks: 1000 },
+      });
       await postSigned(t.http, '/payments/webhook', PAYMENT_SECRET, event).expect(200, { ok: true, duplicate: true });
     });
 
@@ -205,7 +271,9 @@ describe('payment confirmation and carrier delivery flows', () => {
   describe('outages', () => {
     it('the carrier failing twice, then succeeding: registered once, on the third call', async () => {
       // Earlier tests' shipments first, so the two failures fall on this order.
-      await eventually(async () => expect(await countRows(db.url, 'outbox', `kind = 'carrier.register_shipment' AND done_at IS NULL AND failed_at IS NULL`)).toBe(0));
+      await eventually(async () =>
+        expect(await countRows(db.url, 'outbox', `kind = 'carrier.register_shipment' AND done_at IS NULL AND failed_at IS NULL`)).toBe(0),
+      );
       const pending = await pendingOrder();
       carrier.failNext(2);
       await pay(pending.orderNumber).expect(200);
@@ -220,8 +288,14 @@ describe('payment confirmation and carrier delivery flows', () => {
       try {
         await pay(pending.orderNumber).expect(200);
         const stuck = await eventually(async () => {
-          const outbox = await request(t.http).get('/admin/outbox?state=pending').set({ Authorization: `Bearer ${fx.admin.token}` }).expect(200);
-          const job = outbox.body.items.find((j: { kind: string; payload: { orderId: number } }) => j.kind === 'carrier.register_shipment' && j.payload.orderId === pending.id);
+          const outbox = await request(t.http)
+            .get('/admin/outbox?state=pending')
+            .set({ Authorization: `Bearer ${fx.admin.token}` })
+            .expect(200);
+          const job = outbox.body.items.find(
+            (j: { kind: string; payload: { orderId: number } }) =>
+              j.kind === 'carrier.register_shipment' && j.payload.orderId === pending.id,
+          );
           expect(job.attempts).toBeGreaterThanOrEqual(2);
           return job;
         });
@@ -240,8 +314,14 @@ describe('payment confirmation and carrier delivery flows', () => {
       try {
         await pay(pending.orderNumber).expect(200);
         await eventually(async () => {
-          const outbox = await request(t.http).get('/admin/outbox?state=pending').set({ Authorization: `Bearer ${fx.admin.token}` }).expect(200);
-          const mailJobs = outbox.body.items.filter((j: { kind: string; payload: { orderId: number }; attempts: number }) => j.kind.startsWith('mail.') && j.payload.orderId === pending.id);
+          const outbox = await request(t.http)
+            .get('/admin/outbox?state=pending')
+            .set({ Authorization: `Bearer ${fx.admin.token}` })
+            .expect(200);
+          const mailJobs = outbox.body.items.filter(
+            (j: { kind: string; payload: { orderId: number }; attempts: number }) =>
+              j.kind.startsWith('mail.') && j.payload.orderId === pending.id,
+          );
           expect(mailJobs).toHaveLength(2);
           expect(mailJobs.every((j: { attempts: number; lastError: string }) => j.attempts >= 2 && /451/.test(j.lastError))).toBe(true);
         });
@@ -259,7 +339,8 @@ describe('payment confirmation and carrier delivery flows', () => {
 
   describe('carrier status events', () => {
     const at = (minutes: number) => new Date(Date.UTC(2026, 10, 22, 10, minutes)).toISOString();
-    const event = (over: Record<string, unknown>) => postSigned(t.http, '/carrier/webhook', CARRIER_SECRET, { eventId: eventId(), ...over });
+    const event = (over: Record<string, unknown>) =>
+      postSigned(t.http, '/carrier/webhook', CARRIER_SECRET, { eventId: eventId(), ...over });
 
     async function shippedOrder() {
       const pending = await pendingOrder();
@@ -339,11 +420,21 @@ describe('payment confirmation and carrier delivery flows', () => {
         });
         expect(flagged.carrierTrackingNumber).toBeNull();
         await eventually(() =>
-          expect(sink.to(STAFF).filter((m) => m.subject === `Shipment for order ${pending.orderNumber} could not be registered`)).toHaveLength(1),
+          expect(
+            sink.to(STAFF).filter((m) => m.subject === `Shipment for order ${pending.orderNumber} could not be registered`),
+          ).toHaveLength(1),
         );
-        const failed = await request(t.http).get('/admin/outbox?state=failed').set({ Authorization: `Bearer ${fx.admin.token}` }).expect(200);
+        const failed = await request(t.http)
+          .get('/admin/outbox?state=failed')
+          .set({ Authorization: `Bearer ${fx.admin.token}` })
+          .expect(200);
         expect(failed.body.counts.failed).toBeGreaterThanOrEqual(1);
-        expect(failed.body.items.some((j: { kind: string; payload: { orderId: number } }) => j.kind === 'carrier.register_shipment' && j.payload.orderId === pending.id)).toBe(true);
+        expect(
+          failed.body.items.some(
+            (j: { kind: string; payload: { orderId: number } }) =>
+              j.kind === 'carrier.register_shipment' && j.payload.orderId === pending.id,
+          ),
+        ).toBe(true);
       } finally {
         carrier.down = false;
         await other.close();

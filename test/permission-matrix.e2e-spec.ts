@@ -46,7 +46,13 @@ describe('permission matrix: session users × endpoints', () => {
   const endpoints: Endpoint[] = [
     {
       name: 'POST /admin/brands',
-      call: (who) => as(who, request(t.http).post('/admin/brands').send({ name: 'M', slug: `matrix-${++n}` })),
+      call: (who) =>
+        as(
+          who,
+          request(t.http)
+            .post('/admin/brands')
+            .send({ name: 'M', slug: `matrix-${++n}` }),
+        ),
       expect: { anonymous: UNAUTHORIZED, superadmin: 201, manager: MISSING_ADMIN, reader: MISSING_ADMIN, outsider: MISSING_ADMIN },
     },
     {
@@ -56,7 +62,13 @@ describe('permission matrix: session users × endpoints', () => {
     },
     {
       name: 'POST /admin/users',
-      call: (who) => as(who, request(t.http).post('/admin/users').send({ email: `matrix-${++n}@example.com`, password: 'matrix-pass-1' })),
+      call: (who) =>
+        as(
+          who,
+          request(t.http)
+            .post('/admin/users')
+            .send({ email: `matrix-${++n}@example.com`, password: 'matrix-pass-1' }),
+        ),
       expect: { anonymous: UNAUTHORIZED, superadmin: 201, manager: MISSING_ADMIN, reader: MISSING_ADMIN, outsider: MISSING_ADMIN },
     },
     {
@@ -72,7 +84,12 @@ describe('permission matrix: session users × endpoints', () => {
     {
       name: 'PUT /admin/brands/:brandId/members/:userId',
       call: (who, c) =>
-        as(who, request(t.http).put(`/admin/brands/${c.brandA}/members/${c.targetUserId}`).send({ permissions: ['orders.read'] })),
+        as(
+          who,
+          request(t.http)
+            .put(`/admin/brands/${c.brandA}/members/${c.targetUserId}`)
+            .send({ permissions: ['orders.read'] }),
+        ),
       expect: { anonymous: UNAUTHORIZED, superadmin: 200, manager: 200, reader: MISSING_MANAGE, outsider: MISSING_MANAGE },
     },
     {

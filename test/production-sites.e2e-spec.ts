@@ -42,10 +42,22 @@ describe('production sites, site keys and the production API', () => {
   });
 
   it('creates a site (201 {id, name, active: true}) and a key (201 {id, key, siteId, createdAt}, 48 lowercase hex)', async () => {
-    const site = await request(t.http).post(`/admin/brands/${brandA}/production-sites`).set(bearer(fx.admin)).send({ name: 'Ivanovo' }).expect(201);
+    const site = await request(t.http)
+      .post(`/admin/brands/${brandA}/production-sites`)
+      .set(bearer(fx.admin))
+      .send({ name: 'Ivanovo' })
+      .expect(201);
     expect(site.body).toMatchObject({ id: expect.any(Number), name: 'Ivanovo', active: true });
-    const key = await request(t.http).post(`/admin/brands/${brandA}/production-sites/${site.body.id}/keys`).set(bearer(fx.admin)).expect(201);
-    expect(key.body).toMatchObject({ id: expect.any(Number), key: expect.stringMatching(/^[0-9a-f]{48}$/), siteId: site.body.id, createdAt: expect.any(String) });
+    const key = await request(t.http)
+      .post(`/admin/brands/${brandA}/production-sites/${site.body.id}/keys`)
+      .set(bearer(fx.admin))
+      .expect(201);
+    expect(key.body).toMatchObject({
+      id: expect.any(Number),
+      key: expect.stringMatching(/^[0-9a-f]{48}$/),
+      siteId: site.body.id,
+      createdAt: expect.any(String),
+    });
     const entry = (await journal(fx)).find((e) => e.type === 'site_key_issued' && e.details.keyId === key.body.id);
     expect(entry).toMatchObject({ brandId: brandA, details: { siteId: site.body.id, name: 'Ivanovo' } });
     // Only a fingerprint is stored: no table holds the key.
@@ -61,7 +73,10 @@ describe('production sites, site keys and the production API', () => {
       const response = await request(t.http).get('/production-api/me').set('Authorization', `${scheme} ${site.key}`).expect(200);
       const brand = await request(t.http).get('/admin/brands').set(bearer(fx.admin));
       const alpha = brand.body.items.find((b: { id: number }) => b.id === brandA);
-      expect(response.body).toEqual({ site: { id: site.siteId, name: 'Kostroma' }, brand: { id: brandA, name: alpha.name, slug: alpha.slug } });
+      expect(response.body).toEqual({
+        site: { id: site.siteId, name: 'Kostroma' },
+        brand: { id: brandA, name: alpha.name, slug: alpha.slug },
+      });
     }
   });
 
@@ -98,8 +113,14 @@ describe('production sites, site keys and the production API', () => {
         .set(bearer(fx.admin))
         .expect(200);
       expect(revoked.body).toMatchObject({ id: site.keyId, siteId: site.siteId, revokedAt: expect.any(String) });
-      await request(t.http).post(`/admin/brands/${brandA}/production-sites/${site.siteId}/keys/${site.keyId}/revoke`).set(bearer(fx.admin)).expect(200);
-      const [first, other] = await Promise.all([msUntilRefused(t.http, site.headers, revokedAt), msUntilRefused(second.http, site.headers, revokedAt)]);
+      await request(t.http)
+        .post(`/admin/brands/${brandA}/production-sites/${site.siteId}/keys/${site.keyId}/revoke`)
+        .set(bearer(fx.admin))
+        .expect(200);
+      const [first, other] = await Promise.all([
+        msUntilRefused(t.http, site.headers, revokedAt),
+        msUntilRefused(second.http, site.headers, revokedAt),
+      ]);
       expect(first).toBeLessThanOrEqual(CACHE_BOUND_MS);
       expect(other).toBeLessThanOrEqual(CACHE_BOUND_MS);
       const entries = (await journal(fx)).filter((e) => e.type === 'site_key_revoked' && e.details.keyId === site.keyId);
@@ -114,10 +135,18 @@ describe('production sites, site keys and the production API', () => {
     const site = await siteWithKey(fx, brandA, 'Seasonal');
     await request(t.http).get('/production-api/me').set(site.headers).expect(200);
     const offAt = Date.now();
-    const off = await request(t.http).patch(`/admin/brands/${brandA}/production-sites/${site.siteId}`).set(bearer(fx.admin)).send({ active: false }).expect(200);
+    const off = await request(t.http)
+      .patch(`/admin/brands/${brandA}/production-sites/${site.siteId}`)
+      .set(bearer(fx.admin))
+      .send({ active: false })
+      .expect(200);
     expect(off.body).toMatchObject({ id: site.siteId, active: false });
     expect(await msUntilRefused(t.http, site.headers, offAt)).toBeLessThanOrEqual(CACHE_BOUND_MS);
-    await request(t.http).patch(`/admin/brands/${brandA}/production-sites/${site.siteId}`).set(bearer(fx.admin)).send({ active: true }).expect(200);
+    await request(t.http)
+      .patch(`/admin/brands/${brandA}/production-sites/${site.siteId}`)
+      .set(bearer(fx.admin))
+      .send({ active: true })
+      .expect(200);
     const deadline = Date.now() + CACHE_BOUND_MS + 2_000;
     let status = 0;
     while (Date.now() < deadline && status !== 200) {
@@ -152,14 +181,25 @@ describe('production sites, site keys and the production API', () => {
   });
 
   it('unknown sites and keys get 404', async () => {
-    await request(t.http).patch(`/admin/brands/${brandA}/production-sites/999999`).set(bearer(fx.admin)).send({ active: false }).expect(404);
+    await request(t.http)
+      .patch(`/admin/brands/${brandA}/production-sites/999999`)
+      .set(bearer(fx.admin))
+      .send({ active: false })
+      .expect(404);
     const own = await siteWithKey(fx, brandA);
-    await request(t.http).post(`/admin/brands/${brandA}/production-sites/${own.siteId}/keys/999999/revoke`).set(bearer(fx.admin)).expect(404);
+    await request(t.http)
+      .post(`/admin/brands/${brandA}/production-sites/${own.siteId}/keys/999999/revoke`)
+      .set(bearer(fx.admin))
+      .expect(404);
   });
 
   it('a member without settings.manage cannot manage sites', async () => {
     const member = await fx.member(brandA, ['orders.read', 'products.write']);
-    const response = await request(t.http).post(`/admin/brands/${brandA}/production-sites`).set(bearer(member)).send({ name: 'x' }).expect(403);
+    const response = await request(t.http)
+      .post(`/admin/brands/${brandA}/production-sites`)
+      .set(bearer(member))
+      .send({ name: 'x' })
+      .expect(403);
     expect(response.body.error).toBe('Forbidden: Missing permission settings.manage');
   });
 });

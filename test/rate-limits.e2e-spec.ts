@@ -57,7 +57,10 @@ describe('rate limits per key', () => {
     try {
       const key = await issueKey(fx, brand, { permissions: ['orders.read'] });
       const responses = (
-        await Promise.all([burst(one.http, '/orders/admin/all?limit=1', key.headers, 6), burst(two.http, '/orders/admin/all?limit=1', key.headers, 6)])
+        await Promise.all([
+          burst(one.http, '/orders/admin/all?limit=1', key.headers, 6),
+          burst(two.http, '/orders/admin/all?limit=1', key.headers, 6),
+        ])
       ).flat();
       expect(responses.filter((r) => r.status === 200)).toHaveLength(10);
       expect(responses.filter((r) => r.status === 429)).toHaveLength(2);

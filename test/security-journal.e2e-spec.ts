@@ -55,7 +55,10 @@ describe('security journal', () => {
     expect(all.body.items.length).toBeGreaterThanOrEqual(4);
     const first = await request(t.http).get('/admin/security-journal?limit=1').set(bearer(fx.admin)).expect(200);
     expect(first.body.items).toHaveLength(1);
-    const next = await request(t.http).get(`/admin/security-journal?limit=1&before=${first.body.items[0].id}`).set(bearer(fx.admin)).expect(200);
+    const next = await request(t.http)
+      .get(`/admin/security-journal?limit=1&before=${first.body.items[0].id}`)
+      .set(bearer(fx.admin))
+      .expect(200);
     expect(next.body.items[0].id).toBeLessThan(first.body.items[0].id);
     for (const limit of ['0', '201', 'x']) {
       await request(t.http).get(`/admin/security-journal?limit=${limit}`).set(bearer(fx.admin)).expect(400);
@@ -78,7 +81,9 @@ describe('security journal', () => {
     const orderC = await seedOrder(db.url, brandC);
     for (let i = 0; i < 3; i++) await request(t.http).get(`/orders/admin/${orderC}`).set(key.headers).expect(403);
     const journalC = await request(t.http).get(`/admin/brands/${brandC}/security-journal`).set(bearer(fx.admin)).expect(200);
-    const attempts = journalC.body.items.filter((e: { type: string; actor: { id: number } }) => e.type === 'brand_violation' && e.actor.id === key.id);
+    const attempts = journalC.body.items.filter(
+      (e: { type: string; actor: { id: number } }) => e.type === 'brand_violation' && e.actor.id === key.id,
+    );
     expect(attempts).toHaveLength(3);
   });
 });

@@ -28,7 +28,15 @@ describe('IntegrationKeysService.verify', () => {
     expect(unknown.query).toHaveBeenCalledTimes(1);
 
     const known = serviceWith([
-      { id: 3, brand_id: 9, name: 'n', permissions: ['orders.read'], full_access: false, fingerprint: fingerprintOf(key), last_used_at: new Date() },
+      {
+        id: 3,
+        brand_id: 9,
+        name: 'n',
+        permissions: ['orders.read'],
+        full_access: false,
+        fingerprint: fingerprintOf(key),
+        last_used_at: new Date(),
+      },
     ]);
     const principal = await known.service.verify(key);
     expect(known.query).toHaveBeenCalledTimes(1);
@@ -42,7 +50,15 @@ describe('IntegrationKeysService.verify', () => {
   it('refuses a row whose fingerprint differs (constant-time comparison after the lookup)', async () => {
     const key = generateIntegrationKey();
     const { service } = serviceWith([
-      { id: 3, brand_id: 9, name: 'n', permissions: [], full_access: true, fingerprint: fingerprintOf(generateIntegrationKey()), last_used_at: new Date() },
+      {
+        id: 3,
+        brand_id: 9,
+        name: 'n',
+        permissions: [],
+        full_access: true,
+        fingerprint: fingerprintOf(generateIntegrationKey()),
+        last_used_at: new Date(),
+      },
     ]);
     expect(await service.verify(key)).toBeNull();
   });

@@ -74,7 +74,10 @@ export class CatalogService {
         if (Object.keys(change).length > 0) await tx.getRepository(ProductEntity).update({ id: product.id }, change);
         if (input.attributes !== undefined) {
           // Replaced as a whole document, not merged.
-          await tx.query('UPDATE products SET attributes = $2::jsonb, updated_at = now() WHERE id = $1', [product.id, JSON.stringify(input.attributes)]);
+          await tx.query('UPDATE products SET attributes = $2::jsonb, updated_at = now() WHERE id = $1', [
+            product.id,
+            JSON.stringify(input.attributes),
+          ]);
         }
 
         const existing = await tx.getRepository(ProductSizeEntity).find({ where: { productId: product.id } });
@@ -153,9 +156,7 @@ export class CatalogService {
       storefrontArticle: p.storefrontArticle,
       priceKopeks: p.priceKopeks,
       attributes: p.attributes,
-      sizes: sizes
-        .filter((s) => s.productId === p.id)
-        .map((s) => ({ id: s.id, name: s.name, priceKopeks: s.priceKopeks, stock: s.stock })),
+      sizes: sizes.filter((s) => s.productId === p.id).map((s) => ({ id: s.id, name: s.name, priceKopeks: s.priceKopeks, stock: s.stock })),
     }));
   }
 
@@ -163,7 +164,8 @@ export class CatalogService {
     try {
       return await work();
     } catch (error) {
-      if (isUniqueViolation(error, 'uq_products_article')) throw AppError.conflict('A product with this article already exists in the brand');
+      if (isUniqueViolation(error, 'uq_products_article'))
+        throw AppError.conflict('A product with this article already exists in the brand');
       if (isUniqueViolation(error, 'uq_products_storefront_article')) {
         throw AppError.conflict('A product with this storefrontArticle already exists in the brand');
       }

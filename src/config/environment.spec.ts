@@ -33,9 +33,18 @@ describe('validateEnvironment', () => {
     [{ PORT: '70000' }, 'Invalid configuration: PORT must be an integer between 0 and 65535'],
     [{ DATABASE_URL: 'http://db' }, 'Invalid configuration: DATABASE_URL must be a postgres:// URL'],
     [{ LOG_LEVEL: 'loud' }, 'Invalid configuration: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent'],
-    [{ BOOTSTRAP_ADMIN_EMAIL: 'a@b.example' }, 'Invalid configuration: BOOTSTRAP_ADMIN_PASSWORD must be set together with BOOTSTRAP_ADMIN_EMAIL'],
-    [{ BOOTSTRAP_ADMIN_PASSWORD: 'long-enough' }, 'Invalid configuration: BOOTSTRAP_ADMIN_EMAIL must be set together with BOOTSTRAP_ADMIN_PASSWORD'],
-    [{ BOOTSTRAP_ADMIN_EMAIL: 'a@b.example', BOOTSTRAP_ADMIN_PASSWORD: 'short' }, 'Invalid configuration: BOOTSTRAP_ADMIN_PASSWORD must be at least 8 characters'],
+    [
+      { BOOTSTRAP_ADMIN_EMAIL: 'a@b.example' },
+      'Invalid configuration: BOOTSTRAP_ADMIN_PASSWORD must be set together with BOOTSTRAP_ADMIN_EMAIL',
+    ],
+    [
+      { BOOTSTRAP_ADMIN_PASSWORD: 'long-enough' },
+      'Invalid configuration: BOOTSTRAP_ADMIN_EMAIL must be set together with BOOTSTRAP_ADMIN_PASSWORD',
+    ],
+    [
+      { BOOTSTRAP_ADMIN_EMAIL: 'a@b.example', BOOTSTRAP_ADMIN_PASSWORD: 'short' },
+      'Invalid configuration: BOOTSTRAP_ADMIN_PASSWORD must be at least 8 characters',
+    ],
   ])('%p is refused with one line naming the variable', (raw, message) => {
     expect(() => validateEnvironment(raw)).toThrow(new ConfigurationError(message));
   });

@@ -23,13 +23,18 @@ export class DeliveryService {
   async handle(event: CarrierEventDto): Promise<{ ok: true; duplicate?: true }> {
     const occurredAt = new Date(event.occurredAt);
     return this.db.transaction(async (tx) => {
-      const orders: Array<{ id: number; status: OrderStatus; delivery_status: string | null; delivery_status_at: Date | null; recipient_email: string | null }> =
-        await tx.query(
-          `SELECT id, status, delivery_status, delivery_status_at, recipient_email FROM orders
+      const orders: Array<{
+        id: number;
+        status: OrderStatus;
+        delivery_status: string | null;
+        delivery_status_at: Date | null;
+        recipient_email: string | null;
+      }> = await tx.query(
+        `SELECT id, status, delivery_status, delivery_status_at, recipient_email FROM orders
             WHERE ($1::text IS NOT NULL AND carrier_order_uuid = $1) OR ($2::text IS NOT NULL AND carrier_tracking_number = $2)
             ORDER BY id LIMIT 1 FOR UPDATE`,
-          [event.carrierOrderUuid ?? null, event.trackingNumber ?? null],
-        );
+        [event.carrierOrderUuid ?? null, event.trackingNumber ?? null],
+      );
       const order = orders[0];
       if (!order) throw AppError.notFound();
 
@@ -53,7 +58,11 @@ export class DeliveryService {
       );
       if (order.recipient_email && event.status !== order.delivery_status) {
         await this.outbox.enqueue(tx, [
-          { kind: 'mail.delivery_status', payload: { orderId: order.id, status: event.status }, dedupeKey: `delivery_status:${event.eventId}` },
+          {
+            kind: 'mail.delivery_status',
+            payload: { orderId: order.id, status: event.status },
+            dedupeKey: `delivery_status:${event.eventId}`,
+          },
         ]);
       }
       return { ok: true };

@@ -20,10 +20,10 @@ export class LoginThrottle {
   async reserve(email: string): Promise<string> {
     return this.db.transaction(async (tx) => {
       await tx.query(`SELECT pg_advisory_xact_lock(hashtext('login:' || $1))`, [email]);
-      await tx.query(
-        `DELETE FROM login_failures WHERE email = $1 AND attempted_at <= now() - make_interval(secs => $2)`,
-        [email, LOGIN_WINDOW_SECONDS],
-      );
+      await tx.query(`DELETE FROM login_failures WHERE email = $1 AND attempted_at <= now() - make_interval(secs => $2)`, [
+        email,
+        LOGIN_WINDOW_SECONDS,
+      ]);
       const blocking: Array<{ retry_after: string }> = await tx.query(
         `SELECT ceil(extract(epoch FROM attempted_at + make_interval(secs => $2) - now()))::int AS retry_after
            FROM login_failures WHERE email = $1
@@ -34,10 +34,7 @@ export class LoginThrottle {
         const retryAfter = String(Math.max(1, Number(blocking[0].retry_after)));
         throw new AppError(429, ErrorText.tooManyLoginAttempts, undefined, { 'Retry-After': retryAfter });
       }
-      const inserted: Array<{ id: string }> = await tx.query(
-        'INSERT INTO login_failures (email) VALUES ($1) RETURNING id',
-        [email],
-      );
+      const inserted: Array<{ id: string }> = await tx.query('INSERT INTO login_failures (email) VALUES ($1) RETURNING id', [email]);
       return inserted[0].id;
     });
   }

@@ -45,10 +45,12 @@ export class SessionsService {
     const id = randomUUID();
     const csrfToken = randomBytes(32).toString('base64url');
     const expiresAt = new Date(Date.now() + this.ttlHours * 3_600_000);
-    await this.db.query(
-      'INSERT INTO sessions (id, user_id, csrf_token_hash, expires_at) VALUES ($1, $2, $3, $4)',
-      [id, userId, sha256(csrfToken), expiresAt],
-    );
+    await this.db.query('INSERT INTO sessions (id, user_id, csrf_token_hash, expires_at) VALUES ($1, $2, $3, $4)', [
+      id,
+      userId,
+      sha256(csrfToken),
+      expiresAt,
+    ]);
     const token = await this.jwt.signAsync({ sid: id, sub: String(userId) } satisfies SessionClaims, {
       expiresIn: this.ttlHours * 3600,
     });

@@ -20,13 +20,19 @@ export class InventoryService {
   ) {}
 
   async stock(ctx: RequestContext) {
-    const rows: Array<{ product_id: number; size_id: number; article: string; storefront_article: string | null; size: string; stock: number }> =
-      await this.db.query(
-        `SELECT s.product_id, s.id AS size_id, p.article, p.storefront_article, s.name AS size, s.stock
+    const rows: Array<{
+      product_id: number;
+      size_id: number;
+      article: string;
+      storefront_article: string | null;
+      size: string;
+      stock: number;
+    }> = await this.db.query(
+      `SELECT s.product_id, s.id AS size_id, p.article, p.storefront_article, s.name AS size, s.stock
            FROM product_sizes s JOIN products p ON p.id = s.product_id
           WHERE s.brand_id = $1 ORDER BY p.id, s.id`,
-        [ctx.brandId],
-      );
+      [ctx.brandId],
+    );
     return {
       items: rows.map((r) => ({
         productId: r.product_id,
@@ -44,7 +50,12 @@ export class InventoryService {
     if (missing.length > 0) throw AppError.notFound();
     const size = sizes.get(input.sizeId)!;
     const stock = await this.db.transaction((tx) =>
-      this.ledger.apply(tx, ctx.brandId!, [{ sizeId: size.sizeId, delta: input.delta, reason: 'adjustment', note: input.reason }], actorOf(ctx)),
+      this.ledger.apply(
+        tx,
+        ctx.brandId!,
+        [{ sizeId: size.sizeId, delta: input.delta, reason: 'adjustment', note: input.reason }],
+        actorOf(ctx),
+      ),
     );
     return { sizeId: size.sizeId, productId: size.productId, delta: input.delta, reason: input.reason, stock: stock.get(size.sizeId)! };
   }
@@ -118,12 +129,13 @@ export class InventoryService {
 
   /** What the production sites should make: every size below zero, with the quantity short. */
   async queue(brandId: number) {
-    const rows: Array<{ product_id: number; size_id: number; article: string; name: string; size: string; stock: number }> = await this.db.query(
-      `SELECT s.product_id, s.id AS size_id, p.article, p.name, s.name AS size, s.stock
+    const rows: Array<{ product_id: number; size_id: number; article: string; name: string; size: string; stock: number }> =
+      await this.db.query(
+        `SELECT s.product_id, s.id AS size_id, p.article, p.name, s.name AS size, s.stock
          FROM product_sizes s JOIN products p ON p.id = s.product_id
         WHERE s.brand_id = $1 AND s.stock < 0 ORDER BY s.stock, s.id`,
-      [brandId],
-    );
+        [brandId],
+      );
     return {
       items: rows.map((r) => ({
         productId: r.product_id,

@@ -54,19 +54,18 @@ export class StockLedger {
     const sizeIds = [...perSize.keys()].sort((a, b) => a - b);
 
     const updated = await runPreparedIn<{ id: number; stock: number }>(tx, APPLY_CHANGES, [
-        sizeIds,
-        sizeIds.map((id) => perSize.get(id)),
-        brandId,
-        actor.kind,
-        actor.id,
-        nonZero.map((c) => c.sizeId),
-        nonZero.map((c) => c.delta),
-        nonZero.map((c) => c.reason),
-        nonZero.map((c) => c.orderId ?? null),
-        nonZero.map((c) => c.acceptanceId ?? null),
-        nonZero.map((c) => c.note ?? null),
-      ],
-    );
+      sizeIds,
+      sizeIds.map((id) => perSize.get(id)),
+      brandId,
+      actor.kind,
+      actor.id,
+      nonZero.map((c) => c.sizeId),
+      nonZero.map((c) => c.delta),
+      nonZero.map((c) => c.reason),
+      nonZero.map((c) => c.orderId ?? null),
+      nonZero.map((c) => c.acceptanceId ?? null),
+      nonZero.map((c) => c.note ?? null),
+    ]);
     if (updated.length !== sizeIds.length) {
       // Callers resolve sizes within the brand first; a mismatch here is a bug, and the transaction must not commit.
       throw new Error(`stock change touched ${updated.length} of ${sizeIds.length} sizes of brand ${brandId}`);
@@ -74,4 +73,3 @@ export class StockLedger {
     return new Map(updated.map((row) => [row.id, row.stock]));
   }
 }
-

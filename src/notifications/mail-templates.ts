@@ -62,7 +62,9 @@ export const MailTemplates = {
       `Hello, ${order.recipientName}!`,
       `Thank you: the payment for order ${order.orderNumber} has been received. We are preparing your parcel.`,
       ...orderLines(order),
-      order.trackingNumber ? `Tracking number: ${order.trackingNumber}` : 'You will receive the tracking number as soon as the carrier registers the parcel.',
+      order.trackingNumber
+        ? `Tracking number: ${order.trackingNumber}`
+        : 'You will receive the tracking number as soon as the carrier registers the parcel.',
       '',
       `Order reference: ${order.hash}`,
     ]),

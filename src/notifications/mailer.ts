@@ -33,7 +33,14 @@ export class Mailer implements OnApplicationShutdown {
       this.logger.log({ to: mail.to, subject: mail.subject, messageId: mail.messageId, text: mail.text }, 'mail (SMTP_URL not set)');
       return;
     }
-    await this.transport.sendMail({ from: this.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, messageId: mail.messageId });
+    await this.transport.sendMail({
+      from: this.from,
+      to: mail.to,
+      subject: mail.subject,
+      text: mail.text,
+      html: mail.html,
+      messageId: mail.messageId,
+    });
   }
 
   onApplicationShutdown(): void {

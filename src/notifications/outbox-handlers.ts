@@ -50,7 +50,9 @@ export class OutboxHandlers {
       case 'mail.staff_paid_order':
         return this.mailStaff(job, (data) => MailTemplates.staffPaidOrder(data));
       case 'mail.staff_shipment_failed':
-        return this.mailStaff(job, (data) => MailTemplates.staffShipmentFailed(data, (job.payload as { lastError?: string }).lastError ?? null));
+        return this.mailStaff(job, (data) =>
+          MailTemplates.staffShipmentFailed(data, (job.payload as { lastError?: string }).lastError ?? null),
+        );
     }
   }
 

@@ -14,7 +14,11 @@ const defaults: Record<string, unknown> = {
 };
 
 describe('OutboxWorker.backoffMs (contract §7: first retry within 5 s, doubling up to 5 minutes)', () => {
-  const worker = new OutboxWorker({} as DataSource, {} as OutboxHandlers, { get: (key: string) => defaults[key] } as unknown as ConfigService<Environment, true>);
+  const worker = new OutboxWorker(
+    {} as DataSource,
+    {} as OutboxHandlers,
+    { get: (key: string) => defaults[key] } as unknown as ConfigService<Environment, true>,
+  );
 
   it('waits 5 s before the first retry and doubles after each failure', () => {
     expect([1, 2, 3, 4, 5, 6, 7].map((attempt) => worker.backoffMs(attempt))).toEqual([5000, 10000, 20000, 40000, 80000, 160000, 300000]);

@@ -59,7 +59,14 @@ export class OutboxWorker implements OnApplicationBootstrap, OnApplicationShutdo
   /** One pass: claim a batch and run it. Returns how many jobs it ran. */
   async runOnce(): Promise<number> {
     const token = randomUUID();
-    const claimed = await changedRows<{ id: string; kind: ClaimedJob['kind']; payload: ClaimedJob['payload']; attempts: number; last_error: string | null; age_seconds: number }>(
+    const claimed = await changedRows<{
+      id: string;
+      kind: ClaimedJob['kind'];
+      payload: ClaimedJob['payload'];
+      attempts: number;
+      last_error: string | null;
+      age_seconds: number;
+    }>(
       this.db.manager,
       `UPDATE outbox SET lock_token = $1, locked_until = now() + make_interval(secs => $2), attempts = attempts + 1
         WHERE id IN (SELECT id FROM outbox
@@ -71,7 +78,11 @@ export class OutboxWorker implements OnApplicationBootstrap, OnApplicationShutdo
     );
     for (const row of claimed) {
       if (this.stopped) break;
-      await this.runJob({ id: row.id, kind: row.kind, payload: row.payload, attempts: row.attempts, lastError: row.last_error }, token, row.age_seconds);
+      await this.runJob(
+        { id: row.id, kind: row.kind, payload: row.payload, attempts: row.attempts, lastError: row.last_error },
+        token,
+        row.age_seconds,
+      );
     }
     return claimed.length;
   }

@@ -1,7 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 
-export type OutboxKind = 'mail.order_accepted' | 'mail.payment_received' | 'mail.delivery_status' | 'mail.staff_paid_order' | 'mail.staff_shipment_failed' | 'carrier.register_shipment';
+export type OutboxKind =
+  | 'mail.order_accepted'
+  | 'mail.payment_received'
+  | 'mail.delivery_status'
+  | 'mail.staff_paid_order'
+  | 'mail.staff_shipment_failed'
+  | 'carrier.register_shipment';
 
 export interface OutboxEntry {
   kind: OutboxKind;

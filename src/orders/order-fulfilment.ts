@@ -87,7 +87,11 @@ export class OrderFulfilment {
     if (order.delivery_pvz_address !== null) delivery.pvzAddress = order.delivery_pvz_address;
     return {
       orderNumber: order.order_number,
-      recipient: { fullName: order.recipient_full_name, phone: order.recipient_phone, ...(order.recipient_email ? { email: order.recipient_email } : {}) },
+      recipient: {
+        fullName: order.recipient_full_name,
+        phone: order.recipient_phone,
+        ...(order.recipient_email ? { email: order.recipient_email } : {}),
+      },
       delivery,
       items,
     };

@@ -47,9 +47,14 @@ export class OrdersService {
 
   /** An order taken by the platform: new and unpaid; its stock is deducted when payment arrives. */
   async createPlatformOrder(ctx: RequestContext, input: PlatformOrderDto) {
-    const { sizes, missing } = await this.matcher.byIds(ctx, input.items.map((item) => item.sizeId));
+    const { sizes, missing } = await this.matcher.byIds(
+      ctx,
+      input.items.map((item) => item.sizeId),
+    );
     if (missing.length > 0) {
-      const problems = input.items.flatMap((item, i) => (missing.includes(item.sizeId) ? [`items.${i}: size ${item.sizeId} does not exist`] : []));
+      const problems = input.items.flatMap((item, i) =>
+        missing.includes(item.sizeId) ? [`items.${i}: size ${item.sizeId} does not exist`] : [],
+      );
       throw new AppError(422, problems[0], problems);
     }
     const ref = await this.db.transaction((tx) =>

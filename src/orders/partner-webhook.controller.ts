@@ -15,7 +15,9 @@ export class PartnerWebhookController {
   @RequirePermission('orders.create_partner')
   @Post('webhook')
   @ApiCreatedResponse({ description: '{ok: true, duplicate: false, order: {id, orderNumber, hash, totalKopeks}}' })
-  @ApiOkResponse({ description: 'A repeat: {ok: true, duplicate: true, order} describing the first order (bodyMismatch: true if the body differed)' })
+  @ApiOkResponse({
+    description: 'A repeat: {ok: true, duplicate: true, order} describing the first order (bodyMismatch: true if the body differed)',
+  })
   @ApiUnprocessableEntityResponse({ description: 'An item matches no product or size; nothing is created' })
   async accept(@Ctx() ctx: RequestContext, @Body() body: PartnerOrderDto, @Res({ passthrough: true }) response: Response) {
     const outcome = await this.webhook.accept(ctx, body);

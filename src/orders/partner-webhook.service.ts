@@ -97,7 +97,9 @@ export class PartnerWebhookService {
         await tx.query('UPDATE orders SET stock_shortage = true WHERE id = $1', [order.id]);
       }
       if (body.recipient.email) {
-        await this.outbox.enqueue(tx, [{ kind: 'mail.order_accepted', payload: { orderId: order.id }, dedupeKey: `order_accepted:${order.id}` }]);
+        await this.outbox.enqueue(tx, [
+          { kind: 'mail.order_accepted', payload: { orderId: order.id }, dedupeKey: `order_accepted:${order.id}` },
+        ]);
       }
       return order;
     });
@@ -125,14 +127,22 @@ export class PartnerWebhookService {
   }
 
   private async findByPartnerId(brandId: number, partnerOrderId: string): Promise<(OrderRef & { fingerprint: string | null }) | null> {
-    const rows = await runPrepared<{ id: number; order_number: string; hash: string; total_kopeks: string; request_fingerprint: string | null }>(
-      this.db,
-      FIND_BY_PARTNER_ID,
-      [brandId, partnerOrderId],
-    );
+    const rows = await runPrepared<{
+      id: number;
+      order_number: string;
+      hash: string;
+      total_kopeks: string;
+      request_fingerprint: string | null;
+    }>(this.db, FIND_BY_PARTNER_ID, [brandId, partnerOrderId]);
     const row = rows[0];
     return row
-      ? { id: row.id, orderNumber: row.order_number, hash: row.hash, totalKopeks: Number(row.total_kopeks), fingerprint: row.request_fingerprint }
+      ? {
+          id: row.id,
+          orderNumber: row.order_number,
+          hash: row.hash,
+          totalKopeks: Number(row.total_kopeks),
+          fingerprint: row.request_fingerprint,
+        }
       : null;
   }
 }

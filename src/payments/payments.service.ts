@@ -49,7 +49,13 @@ export class PaymentsService {
       if (!order) throw AppError.notFound();
 
       const outcome = this.outcomeOf(order, event);
-      const fresh = await this.events.record(tx, { flow: 'payment', eventId: event.eventId, orderId: order.id, outcome, payload: { ...event } });
+      const fresh = await this.events.record(tx, {
+        flow: 'payment',
+        eventId: event.eventId,
+        orderId: order.id,
+        outcome,
+        payload: { ...event },
+      });
       if (!fresh) return { ok: true, duplicate: true };
 
       if (outcome === 'amount_mismatch') {
@@ -57,7 +63,12 @@ export class PaymentsService {
           type: 'payment_amount_mismatch',
           brandId: order.brand_id,
           actor: { kind: 'webhook', id: null },
-          details: { eventId: event.eventId, orderNumber: order.order_number, expectedKopeks: Number(order.total_kopeks), receivedKopeks: event.amountKopeks },
+          details: {
+            eventId: event.eventId,
+            orderNumber: order.order_number,
+            expectedKopeks: Number(order.total_kopeks),
+            receivedKopeks: event.amountKopeks,
+          },
         });
       } else if (outcome === 'paid') {
         await this.markPaid(tx, order, new Date(event.paidAt));

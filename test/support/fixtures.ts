@@ -20,7 +20,13 @@ export class Fixtures {
     const response = await request(this.http)
       .post('/admin/brands')
       .set(bearer(this.admin))
-      .send({ name, slug: name.toLowerCase().replace(/[^a-z0-9-]/g, '-').slice(0, 40) })
+      .send({
+        name,
+        slug: name
+          .toLowerCase()
+          .replace(/[^a-z0-9-]/g, '-')
+          .slice(0, 40),
+      })
       .expect(201);
     return response.body.id;
   }
@@ -37,11 +43,7 @@ export class Fixtures {
   }
 
   async grant(brandId: number, userId: number, permissions: BrandPermission[]): Promise<void> {
-    await request(this.http)
-      .put(`/admin/brands/${brandId}/members/${userId}`)
-      .set(bearer(this.admin))
-      .send({ permissions })
-      .expect(200);
+    await request(this.http).put(`/admin/brands/${brandId}/members/${userId}`).set(bearer(this.admin)).send({ permissions }).expect(200);
   }
 
   /** A user with these permissions in this brand, signed in. */

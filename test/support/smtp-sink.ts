@@ -19,7 +19,8 @@ export class SmtpSink {
       authOptional: true,
       disabledCommands: ['STARTTLS'],
       logger: false,
-      onRcptTo: (_address, _session, callback) => callback(this.down ? Object.assign(new Error('mailbox unavailable'), { responseCode: 451 }) : undefined),
+      onRcptTo: (_address, _session, callback) =>
+        callback(this.down ? Object.assign(new Error('mailbox unavailable'), { responseCode: 451 }) : undefined),
       onData: (stream, session, callback) => {
         const chunks: Buffer[] = [];
         stream.on('data', (chunk: Buffer) => chunks.push(chunk));

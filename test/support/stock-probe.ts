@@ -10,5 +10,8 @@ export async function stockAndLedger(databaseUrl: string, sizeId: number): Promi
 }
 
 export async function countRows(databaseUrl: string, table: string, where = 'true', params: unknown[] = []): Promise<number> {
-  return withClient(databaseUrl, async (c) => (await c.query(`SELECT count(*)::int AS n FROM "${table}" WHERE ${where}`, params)).rows[0].n);
+  return withClient(
+    databaseUrl,
+    async (c) => (await c.query(`SELECT count(*)::int AS n FROM "${table}" WHERE ${where}`, params)).rows[0].n,
+  );
 }

@@ -1,6 +1,19 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsInt, IsObject, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateIf, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
 import { MAX_KOPEKS, SizeDto } from './size.dto';
 
 export class UpdateProductDto {
@@ -40,7 +53,8 @@ export class UpdateProductDto {
 
   @ApiPropertyOptional({
     type: [SizeDto],
-    description: 'A size named like an existing one (any case) updates its price; a new name adds a size. Stock changes go through /inventory/adjustments.',
+    description:
+      'A size named like an existing one (any case) updates its price; a new name adds a size. Stock changes go through /inventory/adjustments.',
   })
   @IsOptional()
   @IsArray()

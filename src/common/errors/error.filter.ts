@@ -21,10 +21,16 @@ export class ErrorFilter implements ExceptionFilter {
     const response = http.getResponse<Response>();
     const { status, body, headers } = this.describe(exception);
     if (status === 503) {
-      this.logger.warn({ requestId: request.id, path: request.path, reason: exception instanceof Error ? exception.message : String(exception) }, 'database unavailable');
+      this.logger.warn(
+        { requestId: request.id, path: request.path, reason: exception instanceof Error ? exception.message : String(exception) },
+        'database unavailable',
+      );
     } else if (status >= 500) {
       // Only name, message and stack: driver errors carry query parameters, which can hold secrets.
-      const err = exception instanceof Error ? { type: exception.name, message: exception.message, stack: exception.stack } : { message: String(exception) };
+      const err =
+        exception instanceof Error
+          ? { type: exception.name, message: exception.message, stack: exception.stack }
+          : { message: String(exception) };
       this.logger.error({ err, requestId: request.id, path: request.path }, 'request failed');
     }
     body.requestId = String(request.id ?? '');

@@ -20,7 +20,11 @@ export class FixedWindowStorage implements ThrottlerStorage, OnApplicationShutdo
     this.sweeper.unref();
   }
 
-  async increment(key: string, ttl: number, limit: number): Promise<{ totalHits: number; timeToExpire: number; isBlocked: boolean; timeToBlockExpire: number }> {
+  async increment(
+    key: string,
+    ttl: number,
+    limit: number,
+  ): Promise<{ totalHits: number; timeToExpire: number; isBlocked: boolean; timeToBlockExpire: number }> {
     const now = Date.now();
     let window = this.windows.get(key);
     if (!window || window.endsAt <= now) {

@@ -14,6 +14,8 @@ export class RateLimitGuard extends ThrottlerGuard {
   }
 
   protected override async throwThrottlingException(_context: ExecutionContext, detail: ThrottlerLimitDetail): Promise<void> {
-    throw new AppError(429, ErrorText.tooManyRequests, undefined, { 'Retry-After': String(Math.max(1, Math.ceil(detail.timeToBlockExpire))) });
+    throw new AppError(429, ErrorText.tooManyRequests, undefined, {
+      'Retry-After': String(Math.max(1, Math.ceil(detail.timeToBlockExpire))),
+    });
   }
 }

@@ -27,7 +27,9 @@ const LIMITED_KINDS = new Set(['integration_key', 'site_key']);
             { name: 'burst', ttl: 1000, limit: config.get('RATE_LIMIT_BURST', { infer: true }) },
             { name: 'sustained', ttl: 10_000, limit: perSecond * 10 },
           ],
-          storage: redisUrl ? new ThrottlerStorageRedisService(redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false }) : new FixedWindowStorage(),
+          storage: redisUrl
+            ? new ThrottlerStorageRedisService(redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false })
+            : new FixedWindowStorage(),
           skipIf: (context) => !LIMITED_KINDS.has(contextOf(context.switchToHttp().getRequest<Request>()).principal?.kind ?? ''),
           getTracker: (_req, context) => {
             const principal = contextOf(context.switchToHttp().getRequest<Request>()).principal!;

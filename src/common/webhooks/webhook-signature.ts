@@ -29,6 +29,11 @@ export function verifySignature(
   }
   if (timestamp === undefined || signatures.length === 0) return false;
   if (Math.abs(nowSeconds - timestamp) > SIGNATURE_TOLERANCE_SECONDS) return false;
-  const expected = Buffer.from(createHmac('sha256', secret).update(`${timestamp}.`).update(rawBody ?? Buffer.alloc(0)).digest('hex'));
+  const expected = Buffer.from(
+    createHmac('sha256', secret)
+      .update(`${timestamp}.`)
+      .update(rawBody ?? Buffer.alloc(0))
+      .digest('hex'),
+  );
   return signatures.some((candidate) => timingSafeEqual(Buffer.from(candidate), expected));
 }
