@@ -15,6 +15,19 @@ const MISSING = (p: string): Expect => [403, `Forbidden: Missing permission ${p}
 const SESSION: Expect = [403, 'Forbidden: a user session is required'];
 const OTHER_BRAND: Expect = [403, 'Forbidden: brand not allowed'];
 
+/** Store-administration routes: a session with settings.manage (or a superadministrator) only; no key can hold it. */
+const settingsManageOnly = (success: number): Record<Caller, Expect> => ({
+  anonymous: U,
+  superadmin: success,
+  manager: success,
+  member: MISSING('settings.manage'),
+  keyRead: MISSING('settings.manage'),
+  keyStock: MISSING('settings.manage'),
+  keyFull: MISSING('settings.manage'),
+  keyOtherBrand: MISSING('settings.manage'),
+  siteKey: U,
+});
+
 describe('access matrix', () => {
   let db: TestDatabase;
   let t: TestApp;
@@ -83,32 +96,12 @@ describe('access matrix', () => {
         request(t.http)
           .post(`/admin/brands/${brandA}/integration-keys`)
           .send({ name: `m${++n}`, permissions: ['orders.read'] }),
-      expect: {
-        anonymous: U,
-        superadmin: 201,
-        manager: 201,
-        member: MISSING('settings.manage'),
-        keyRead: MISSING('settings.manage'),
-        keyStock: MISSING('settings.manage'),
-        keyFull: MISSING('settings.manage'),
-        keyOtherBrand: MISSING('settings.manage'),
-        siteKey: U,
-      },
+      expect: settingsManageOnly(201),
     },
     {
       name: 'GET /admin/brands/A/integration-keys',
       call: () => request(t.http).get(`/admin/brands/${brandA}/integration-keys`),
-      expect: {
-        anonymous: U,
-        superadmin: 200,
-        manager: 200,
-        member: MISSING('settings.manage'),
-        keyRead: MISSING('settings.manage'),
-        keyStock: MISSING('settings.manage'),
-        keyFull: MISSING('settings.manage'),
-        keyOtherBrand: MISSING('settings.manage'),
-        siteKey: U,
-      },
+      expect: settingsManageOnly(200),
     },
     {
       name: 'POST /admin/brands/A/production-sites',
@@ -116,32 +109,12 @@ describe('access matrix', () => {
         request(t.http)
           .post(`/admin/brands/${brandA}/production-sites`)
           .send({ name: `site ${++n}` }),
-      expect: {
-        anonymous: U,
-        superadmin: 201,
-        manager: 201,
-        member: MISSING('settings.manage'),
-        keyRead: MISSING('settings.manage'),
-        keyStock: MISSING('settings.manage'),
-        keyFull: MISSING('settings.manage'),
-        keyOtherBrand: MISSING('settings.manage'),
-        siteKey: U,
-      },
+      expect: settingsManageOnly(201),
     },
     {
       name: 'GET /admin/brands/A/security-journal',
       call: () => request(t.http).get(`/admin/brands/${brandA}/security-journal`),
-      expect: {
-        anonymous: U,
-        superadmin: 200,
-        manager: 200,
-        member: MISSING('settings.manage'),
-        keyRead: MISSING('settings.manage'),
-        keyStock: MISSING('settings.manage'),
-        keyFull: MISSING('settings.manage'),
-        keyOtherBrand: MISSING('settings.manage'),
-        siteKey: U,
-      },
+      expect: settingsManageOnly(200),
     },
     {
       name: 'GET /admin/security-journal',

@@ -59,14 +59,18 @@ describe('sessions: login, logout, me, tokens and CSRF', () => {
   });
 
   describe('login throttling', () => {
-    it('after 10 failures in 15 minutes answers 429 Too many login attempts with Retry-After, even to the right password', async () => {
-      const user = await fx.user();
-      for (let i = 0; i < 10; i++) {
+    const failLogins = async (email: string, times: number) => {
+      for (let i = 0; i < times; i++) {
         await request(t.http)
           .post('/auth/login')
-          .send({ email: user.email, password: `wrong-${i}` })
+          .send({ email, password: `wrong-${i}` })
           .expect(401);
       }
+    };
+
+    it('after 10 failures in 15 minutes answers 429 Too many login attempts with Retry-After, even to the right password', async () => {
+      const user = await fx.user();
+      await failLogins(user.email, 10);
       const locked = await request(t.http).post('/auth/login').send(user).expect(429);
       expect(locked.body.error).toBe('Too many login attempts');
       const retryAfter = Number(locked.headers['retry-after']);
@@ -78,12 +82,7 @@ describe('sessions: login, logout, me, tokens and CSRF', () => {
 
     it('lets the account in again once the oldest failure leaves the window', async () => {
       const user = await fx.user();
-      for (let i = 0; i < 10; i++) {
-        await request(t.http)
-          .post('/auth/login')
-          .send({ email: user.email, password: `wrong-${i}` })
-          .expect(401);
-      }
+      await failLogins(user.email, 10);
       await request(t.http).post('/auth/login').send(user).expect(429);
       await withClient(db.url, (c) =>
         c.query(`UPDATE login_failures SET attempted_at = now() - interval '16 minutes' WHERE email = $1`, [user.email]),
@@ -93,19 +92,9 @@ describe('sessions: login, logout, me, tokens and CSRF', () => {
 
     it('a success clears earlier failures', async () => {
       const user = await fx.user();
-      for (let i = 0; i < 9; i++) {
-        await request(t.http)
-          .post('/auth/login')
-          .send({ email: user.email, password: `wrong-${i}` })
-          .expect(401);
-      }
+      await failLogins(user.email, 9);
       await request(t.http).post('/auth/login').send(user).expect(200);
-      for (let i = 0; i < 9; i++) {
-        await request(t.http)
-          .post('/auth/login')
-          .send({ email: user.email, password: `wrong-${i}` })
-          .expect(401);
-      }
+      await failLogins(user.email, 9);
       await request(t.http).post('/auth/login').send(user).expect(200);
     });
 
