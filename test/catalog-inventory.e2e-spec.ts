@@ -130,6 +130,16 @@ describe('catalog, inventory, production API and platform orders', () => {
         .send({ article: 'WC-1' })
         .expect(409);
       expect(clash.body.error).toBe('A product with this article already exists in the brand');
+      const invalid = await request(t.http)
+        .patch(`/catalog/products/${product.id}`)
+        .set(catalogKey.headers)
+        .send({ priceKopeks: -1, name: '', storefrontArticle: 5 })
+        .expect(400);
+      expect(invalid.body.details).toEqual([
+        'storefrontArticle must be a string',
+        'name must be longer than or equal to 1 characters',
+        'priceKopeks must not be less than 0',
+      ]);
     });
 
     it('reads its brand’s products; another brand’s by id is 403 and journaled; unknown is 404', async () => {

@@ -1,36 +1,11 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiPropertyOptional, OmitType, PartialType } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsInt,
-  IsObject,
-  IsOptional,
-  IsString,
-  Max,
-  MaxLength,
-  Min,
-  MinLength,
-  ValidateIf,
-  ValidateNested,
-} from 'class-validator';
-import { MAX_KOPEKS, SizeDto } from './size.dto';
+import { ArrayMaxSize, IsArray, IsOptional, IsString, MaxLength, MinLength, ValidateIf, ValidateNested } from 'class-validator';
+import { CreateProductDto } from './create-product.dto';
+import { SizeDto } from './size.dto';
 
-export class UpdateProductDto {
-  @ApiPropertyOptional()
-  @IsOptional()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(200)
-  name?: string;
-
-  @ApiPropertyOptional()
-  @IsOptional()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(64)
-  article?: string;
-
+/** Every field of a new product, optional; the storefront article can be cleared and sizes merge by name. */
+export class UpdateProductDto extends PartialType(OmitType(CreateProductDto, ['storefrontArticle', 'sizes'] as const)) {
   @ApiPropertyOptional({ nullable: true, description: 'null clears it (the storefront can no longer order the product)' })
   @ValidateIf((_, value) => value !== null)
   @IsOptional()
@@ -38,18 +13,6 @@ export class UpdateProductDto {
   @MinLength(1)
   @MaxLength(64)
   storefrontArticle?: string | null;
-
-  @ApiPropertyOptional()
-  @IsOptional()
-  @IsInt()
-  @Min(0)
-  @Max(MAX_KOPEKS)
-  priceKopeks?: number;
-
-  @ApiPropertyOptional({ description: 'Replaces the attributes' })
-  @IsOptional()
-  @IsObject()
-  attributes?: Record<string, unknown>;
 
   @ApiPropertyOptional({
     type: [SizeDto],
