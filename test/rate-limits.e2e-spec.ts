@@ -45,6 +45,24 @@ describe('rate limits per key', () => {
     await request(t.http).get('/catalog/products').set(key.headers).expect(200);
   });
 
+  it('over ten seconds a key averages RATE_LIMIT_PER_SECOND, whatever its bursts', async () => {
+    // 2 a second on average (20 per 10 s), bursts to 10: two full bursts use up the ten seconds.
+    const strict = await startTestApp({ databaseUrl: db.url, env: { RATE_LIMIT_PER_SECOND: '2', RATE_LIMIT_BURST: '10' } });
+    try {
+      const key = await issueKey(fx, brand, { permissions: ['orders.read'] });
+      const first = await burst(strict.http, '/orders/admin/all?limit=1', key.headers, 10);
+      expect(first.every((r) => r.status === 200)).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      const second = await burst(strict.http, '/orders/admin/all?limit=1', key.headers, 10);
+      expect(second.every((r) => r.status === 200)).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      const third = await request(strict.http).get('/orders/admin/all?limit=1').set(key.headers).expect(429);
+      expect(Number(third.headers['retry-after'])).toBeGreaterThanOrEqual(5);
+    } finally {
+      await strict.close();
+    }
+  });
+
   it('site keys are limited the same way', async () => {
     const site = await siteWithKey(fx, brand);
     const responses = await burst(t.http, '/production-api/me', site.headers, 12);
