@@ -1,12 +1,12 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module';
 import { environmentOrExit } from './config/environment';
 import { redactDatabaseUrl } from './database/database-url';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './database/embedded-postgres';
-import { APP_OPTIONS, setupApp } from './setup-app';
+import { APP_OPTIONS, createHttpAdapter, setupApp } from './setup-app';
 
 async function main(): Promise<void> {
   const env = environmentOrExit();
@@ -18,7 +18,11 @@ async function main(): Promise<void> {
   }
   const databaseUrl = env.DATABASE_URL ?? embedded!.url;
 
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.register({ databaseUrl }), APP_OPTIONS);
+  const app = await NestFactory.create<NestFastifyApplication>(
+    AppModule.register({ databaseUrl }),
+    createHttpAdapter({ trustProxy: env.TRUST_PROXY }),
+    APP_OPTIONS,
+  );
   setupApp(app);
   await app.listen(env.PORT, env.HOST);
   logger.log(`listening on ${env.HOST}:${env.PORT}, database ${embedded ? 'embedded' : redactDatabaseUrl(databaseUrl)}`);

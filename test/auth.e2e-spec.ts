@@ -128,10 +128,13 @@ describe('sessions: login, logout, me, tokens and CSRF', () => {
       expect(byCookie.body).toEqual(byBearer.body);
     });
 
-    it('POST /auth/logout answers 204 and the token then gets 401 Unauthorized', async () => {
+    it('POST /auth/logout answers 204, clears the cookie, and the token then gets 401 Unauthorized', async () => {
       const session = await login(t.http, ADMIN.email, ADMIN.password);
       await request(t.http).get('/auth/me').set(bearer(session)).expect(200);
-      await request(t.http).post('/auth/logout').set(bearer(session)).expect(204);
+      const out = await request(t.http).post('/auth/logout').set(bearer(session)).expect(204);
+      const cleared = ([] as string[]).concat(out.headers['set-cookie'])[0];
+      expect(cleared).toMatch(/^session=;/);
+      expect(cleared).toContain('Expires=Thu, 01 Jan 1970 00:00:00 GMT');
       const after = await request(t.http).get('/auth/me').set(bearer(session)).expect(401);
       expect(after.body.error).toBe('Unauthorized');
       const byCookie = await request(t.http).get('/auth/me').set('Cookie', session.cookie).expect(401);

@@ -40,7 +40,29 @@ describe('platform conventions', () => {
       .set('Content-Type', 'application/json')
       .send('{"email": "a@b.c", ')
       .expect(400);
-    expect(response.body).toEqual({ error: 'Malformed JSON body', requestId: expect.any(String) });
+    expect(response.body).toEqual({ error: 'Malformed JSON body', details: ['body is not valid JSON'], requestId: expect.any(String) });
+  });
+
+  it('a JSON body with a __proto__ key, at any depth, is refused with a 400 that names it', async () => {
+    const response = await request(t.http)
+      .post('/auth/login')
+      .set('Content-Type', 'application/json')
+      .send('{"email": "a@b.c", "password": "x", "__proto__": {"isSuperadmin": true}}')
+      .expect(400);
+    expect(response.body.details).toEqual(['body must not contain the key "__proto__"']);
+    const nested = await request(t.http)
+      .post('/auth/login')
+      .set('Content-Type', 'application/json')
+      .send('{"email": "a@b.c", "password": {"__proto__": {}}}')
+      .expect(400);
+    expect(nested.body.error).toBe('body must not contain the key "__proto__"');
+  });
+
+  it('a body that is not JSON gets 415, and an empty JSON body reads as {} (then validated)', async () => {
+    const text = await request(t.http).post('/auth/login').set('Content-Type', 'text/plain').send('email=a@b.c').expect(415);
+    expect(text.body).toEqual({ error: 'Unsupported media type: send application/json', requestId: expect.any(String) });
+    const empty = await request(t.http).post('/auth/login').set('Content-Type', 'application/json').send('').expect(400);
+    expect(empty.body.details).toEqual(['email must be a string', 'password must be a string']);
   });
 
   it('a body over 1 MiB gets 413 Payload too large', async () => {

@@ -32,6 +32,8 @@ describe('rate limits per key', () => {
     expect(limited).toHaveLength(5);
     expect(limited[0].body.error).toBe('Too many requests');
     expect(Number(limited[0].headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    const headerNames = responses.flatMap((r) => Object.keys(r.headers));
+    expect(headerNames.filter((name) => name.startsWith('x-ratelimit') || name.startsWith('retry-after-'))).toEqual([]);
     await request(t.http).get('/orders/admin/all?limit=1').set(other.headers).expect(200);
     const sessions = await burst(t.http, '/auth/me', bearer(fx.admin), 15);
     expect(sessions.every((r) => r.status === 200)).toBe(true);

@@ -1,7 +1,8 @@
 import { Body, Controller, Get, HttpCode, Post, Res } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { ApiOkResponse, ApiTags, ApiTooManyRequestsResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
-import type { Response } from 'express';
+import { serialize as serializeCookie } from 'cookie';
+import type { FastifyReply } from 'fastify';
 import type { Environment } from '../config/environment';
 import type { RequestContext } from '../common/context/request-context';
 import { Ctx } from '../common/decorators/ctx.decorator';
@@ -29,24 +30,27 @@ export class AuthController {
   @ApiOkResponse({ description: '{token, csrfToken, user: {id, email, isSuperadmin}}; also sets the `session` cookie' })
   @ApiUnauthorizedResponse({ description: 'Unauthorized' })
   @ApiTooManyRequestsResponse({ description: 'Too many login attempts (with Retry-After)' })
-  async login(@Body() body: LoginDto, @Res({ passthrough: true }) response: Response) {
+  async login(@Body() body: LoginDto, @Res({ passthrough: true }) response: FastifyReply) {
     const { session, user } = await this.auth.login(body.email, body.password);
-    response.cookie(SESSION_COOKIE, session.token, {
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: this.secureCookie,
-      path: '/',
-      expires: session.expiresAt,
-    });
+    response.header(
+      'Set-Cookie',
+      serializeCookie(SESSION_COOKIE, session.token, {
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: this.secureCookie,
+        path: '/',
+        expires: session.expiresAt,
+      }),
+    );
     return { token: session.token, csrfToken: session.csrfToken, user };
   }
 
   @RequireSession()
   @Post('logout')
   @HttpCode(204)
-  async logout(@Ctx() ctx: RequestContext, @Res({ passthrough: true }) response: Response): Promise<void> {
+  async logout(@Ctx() ctx: RequestContext, @Res({ passthrough: true }) response: FastifyReply): Promise<void> {
     await this.auth.logout(ctx);
-    response.clearCookie(SESSION_COOKIE, { path: '/' });
+    response.header('Set-Cookie', serializeCookie(SESSION_COOKIE, '', { path: '/', expires: new Date(0) }));
   }
 
   @RequireSession()

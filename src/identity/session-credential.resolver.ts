@@ -1,5 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
+import { headerOf } from '../common/http/header-of';
 import { TokenExpiredError } from '@nestjs/jwt';
 import { Credential, CredentialRegistry, CredentialResolver } from '../common/context/credential-registry';
 import { AppError } from '../common/errors/app-error';
@@ -29,7 +30,7 @@ export class SessionCredentialResolver implements CredentialResolver, OnModuleIn
     return JWT_SHAPE.test(token);
   }
 
-  async resolve(credential: Credential, request: Request): Promise<UserPrincipal> {
+  async resolve(credential: Credential, request: FastifyRequest): Promise<UserPrincipal> {
     let sessionId: string;
     try {
       sessionId = this.sessions.verifyToken(credential.token).sid;
@@ -43,7 +44,7 @@ export class SessionCredentialResolver implements CredentialResolver, OnModuleIn
     if (!session) throw AppError.unauthorized();
     // CSRF concerns browsers only: a request carrying an Authorization header is outside it (spec 5.9).
     if (credential.source === 'cookie' && !SAFE_METHODS.has(request.method)) {
-      if (!this.sessions.csrfMatches(session, request.header('x-csrf-token'))) {
+      if (!this.sessions.csrfMatches(session, headerOf(request, 'x-csrf-token'))) {
         throw AppError.forbidden(ErrorText.invalidCsrfToken);
       }
     }

@@ -1,6 +1,6 @@
 import { Body, Controller, Post, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import type { RequestContext } from '../common/context/request-context';
 import { Ctx } from '../common/decorators/ctx.decorator';
 import { RequirePermission } from '../common/decorators/require-permission.decorator';
@@ -19,9 +19,9 @@ export class PartnerWebhookController {
     description: 'A repeat: {ok: true, duplicate: true, order} describing the first order (bodyMismatch: true if the body differed)',
   })
   @ApiUnprocessableEntityResponse({ description: 'An item matches no product or size; nothing is created' })
-  async accept(@Ctx() ctx: RequestContext, @Body() body: PartnerOrderDto, @Res({ passthrough: true }) response: Response) {
+  async accept(@Ctx() ctx: RequestContext, @Body() body: PartnerOrderDto, @Res({ passthrough: true }) response: FastifyReply) {
     const outcome = await this.webhook.accept(ctx, body);
-    response.status(outcome.status);
+    response.code(outcome.status);
     return outcome.body;
   }
 }

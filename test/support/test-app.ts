@@ -1,12 +1,12 @@
 import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
 import { AppModule } from '../../src/app.module';
-import { APP_OPTIONS, setupApp } from '../../src/setup-app';
+import { APP_OPTIONS, createHttpAdapter, setupApp } from '../../src/setup-app';
 
 export const TEST_SESSION_SECRET = 'test-session-secret-0123456789abcdef0123456789';
 export const ADMIN = { email: 'root@example.com', password: 'root-password-1' };
@@ -43,8 +43,10 @@ export async function startTestApp(options: TestAppOptions): Promise<TestApp> {
       ...(options.imports ?? []),
     ],
   }).compile();
-  const app = setupApp(moduleRef.createNestApplication<NestExpressApplication>(APP_OPTIONS));
+  const adapter = createHttpAdapter({ trustProxy: options.env?.TRUST_PROXY === 'true' });
+  const app = setupApp(moduleRef.createNestApplication<NestFastifyApplication>(adapter, APP_OPTIONS));
   await app.init();
+  await app.getHttpAdapter().getInstance().ready();
   return {
     app,
     http: app.getHttpServer(),

@@ -15,6 +15,7 @@ export const ErrorText = {
   notFound: 'Not found',
   malformedJson: 'Malformed JSON body',
   payloadTooLarge: 'Payload too large',
+  unsupportedMediaType: 'Unsupported media type: send application/json',
   internal: 'Internal server error',
   serviceUnavailable: 'Service unavailable',
 } as const;

@@ -1,5 +1,5 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from './app-error';
 import { ErrorText } from './error-texts';
 import { isDatabaseUnavailable } from './pg-errors';
@@ -17,12 +17,13 @@ export class ErrorFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
-    const request = http.getRequest<Request>();
-    const response = http.getResponse<Response>();
+    const request = http.getRequest<FastifyRequest>();
+    const response = http.getResponse<FastifyReply>();
+    const path = request.url.split('?')[0];
     const { status, body, headers } = this.describe(exception);
     if (status === 503) {
       this.logger.warn(
-        { requestId: request.id, path: request.path, reason: exception instanceof Error ? exception.message : String(exception) },
+        { requestId: request.id, path, reason: exception instanceof Error ? exception.message : String(exception) },
         'database unavailable',
       );
     } else if (status >= 500) {
@@ -31,12 +32,14 @@ export class ErrorFilter implements ExceptionFilter {
         exception instanceof Error
           ? { type: exception.name, message: exception.message, stack: exception.stack }
           : { message: String(exception) };
-      this.logger.error({ err, requestId: request.id, path: request.path }, 'request failed');
+      this.logger.error({ err, requestId: request.id, path }, 'request failed');
     }
     body.requestId = String(request.id ?? '');
-    if (response.headersSent) return;
-    for (const [name, value] of Object.entries(headers ?? {})) response.setHeader(name, value);
-    response.status(status).json(body);
+    if (response.sent) return;
+    response
+      .code(status)
+      .headers(headers ?? {})
+      .send(body);
   }
 
   private describe(exception: unknown): { status: number; body: ErrorBody; headers?: Record<string, string> } {
@@ -45,9 +48,6 @@ export class ErrorFilter implements ExceptionFilter {
       if (exception.details) body.details = exception.details;
       return { status: exception.status, body, headers: exception.headers };
     }
-    const parserError = exception as { type?: string; status?: number };
-    if (parserError?.type === 'entity.too.large') return { status: 413, body: { error: ErrorText.payloadTooLarge } };
-    if (parserError?.type === 'entity.parse.failed') return { status: 400, body: { error: ErrorText.malformedJson } };
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       return { status, body: { error: textForStatus(status, exception) } };
@@ -65,6 +65,8 @@ function textForStatus(status: number, exception: HttpException): string {
       return ErrorText.notFound;
     case 413:
       return ErrorText.payloadTooLarge;
+    case 415:
+      return ErrorText.unsupportedMediaType;
     case 503:
       return ErrorText.serviceUnavailable;
     default:

@@ -1,7 +1,9 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Reflector } from '@nestjs/core';
-import type { Request } from 'express';
+import { parse as parseCookies } from 'cookie';
+import type { FastifyRequest } from 'fastify';
+import { headerOf } from '../http/header-of';
 import { contextOf } from '../context/context-of';
 import { AuthRealm, Credential, CredentialRegistry } from '../context/credential-registry';
 import type { Environment } from '../../config/environment';
@@ -46,12 +48,12 @@ export class AuthenticationGuard implements CanActivate {
   async canActivate(execution: ExecutionContext): Promise<boolean> {
     const targets = [execution.getHandler(), execution.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
-    const request = execution.switchToHttp().getRequest<Request>();
+    const request = execution.switchToHttp().getRequest<FastifyRequest>();
     const flow = this.reflector.getAllAndOverride<WebhookFlow | undefined>(SIGNED_WEBHOOK, targets);
     if (flow) {
       // The signature covers the bytes as received, not the parsed JSON.
-      const raw = (request as Request & { rawBody?: Buffer }).rawBody;
-      if (!verifySignature(this.secrets[flow], request.header('x-signature'), raw)) {
+      const raw = (request as FastifyRequest & { rawBody?: Buffer }).rawBody;
+      if (!verifySignature(this.secrets[flow], headerOf(request, 'x-signature'), raw)) {
         throw AppError.unauthorized(ErrorText.invalidSignature);
       }
       contextOf(request).principal = new WebhookPrincipal(flow);
@@ -67,16 +69,18 @@ export class AuthenticationGuard implements CanActivate {
   }
 }
 
-function readCredential(request: Request, rules: RealmRules): Credential {
+function readCredential(request: FastifyRequest, rules: RealmRules): Credential {
   const header = request.headers.authorization;
   if (header !== undefined) {
     const match = BEARER.exec(header);
     if (!match) throw AppError.unauthorized(rules.missing);
     return { token: match[1], source: 'header' };
   }
-  if (rules.cookies) {
-    const cookie = (request.cookies as Record<string, unknown> | undefined)?.[SESSION_COOKIE];
-    if (typeof cookie === 'string' && cookie.length > 0) return { token: cookie, source: 'cookie' };
+  // Parsed here, only for a request that may use it, rather than for every request by a middleware.
+  const cookies = rules.cookies ? request.headers.cookie : undefined;
+  if (cookies) {
+    const cookie = parseCookies(cookies)[SESSION_COOKIE];
+    if (cookie) return { token: cookie, source: 'cookie' };
   }
   throw AppError.unauthorized(rules.missing);
 }

@@ -1,6 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
+import { headerOf } from '../http/header-of';
 import { BrandDirectory } from '../context/brand-directory';
 import { contextOf } from '../context/context-of';
 import { IS_PUBLIC, NEEDS_BRAND } from '../decorators/auth-metadata';
@@ -23,18 +24,18 @@ export class BrandContextGuard implements CanActivate {
   async canActivate(execution: ExecutionContext): Promise<boolean> {
     const targets = [execution.getHandler(), execution.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
-    const request = execution.switchToHttp().getRequest<Request>();
+    const request = execution.switchToHttp().getRequest<FastifyRequest>();
     const ctx = contextOf(request);
     const principal = ctx.principal!;
 
-    const raw = request.params?.brandId;
+    const raw = (request.params as Record<string, string | undefined> | undefined)?.brandId;
     const pathBrand = parseId(typeof raw === 'string' ? raw : undefined, 'brandId');
     if (pathBrand !== undefined) {
       ctx.brandId = pathBrand;
     } else if (principal.boundBrandId !== null) {
       ctx.brandId = principal.boundBrandId;
     } else {
-      const headerBrand = parseId(request.header('x-brand-id'), 'X-Brand-Id');
+      const headerBrand = parseId(headerOf(request, 'x-brand-id'), 'X-Brand-Id');
       if (headerBrand === undefined) {
         ctx.brandId = principal.defaultBrandId();
       } else if (principal.isSuperadmin && !(await this.brands.exists(headerBrand))) {

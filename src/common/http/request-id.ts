@@ -1,19 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import type { NextFunction, Request, Response } from 'express';
 import type { IncomingMessage } from 'node:http';
 
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 /**
- * Runs before anything else, so even a body the parser refuses gets an id in its error and log.
- * A caller's X-Request-Id is kept when it is plain; otherwise a new one is made.
+ * The request's id, made by the HTTP server before anything else runs, so even a body the parser
+ * refuses gets an id in its error and log. A caller's X-Request-Id is kept when it is plain;
+ * otherwise a new one is made. Kept on the raw request too, where pino-http looks for it.
  */
-export function assignRequestId(request: Request, response: Response, next: NextFunction): void {
+export function assignRequestId(request: IncomingMessage): string {
   const offered = request.headers['x-request-id'];
   const id = typeof offered === 'string' && CLIENT_REQUEST_ID.test(offered) ? offered : randomUUID();
-  (request as { id?: unknown }).id = id;
-  response.setHeader('X-Request-Id', id);
-  next();
+  (request as { id?: string }).id = id;
+  return id;
 }
 
 /** For pino-http: the id assigned above. */
