@@ -1,4 +1,6 @@
 import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { StockLedger } from '../src/inventory/stock-ledger';
 import { createProduct, Fixtures, issueKey, journal, siteWithKey, type IssuedKey } from './support/fixtures';
 import { countRows, stockAndLedger } from './support/stock-probe';
 import { closeSuite, openSuite } from './support/suite';
@@ -214,6 +216,23 @@ describe('catalog, inventory, production API and platform orders', () => {
         .set(stockKey.headers)
         .send({ sizeId: 99999999, delta: 1, reason: 'x' })
         .expect(404);
+    });
+
+    it('the ledger itself refuses a size of another brand: the transaction fails and nothing moves', async () => {
+      const own = await createProduct(fx, brandA, { article: 'LDG-A', priceKopeks: 1, sizes: [{ name: 'S', stock: 4 }] });
+      const foreign = await createProduct(fx, brandB, { article: 'LDG-B', priceKopeks: 1, sizes: [{ name: 'S', stock: 4 }] });
+      const ledger = t.app.get(StockLedger);
+      const apply = t.app.get(DataSource).transaction((tx) =>
+        ledger.apply(
+          tx,
+          brandA,
+          [own.sizes[0].id, foreign.sizes[0].id].map((sizeId) => ({ sizeId, delta: -1, reason: 'adjustment' as const })),
+          { kind: null, id: null },
+        ),
+      );
+      await expect(apply).rejects.toThrow('violates foreign key constraint "fk_stock_movements_size_brand"');
+      expect(await stockAndLedger(db.url, own.sizes[0].id)).toEqual({ stock: 4, ledger: 4 });
+      expect(await stockAndLedger(db.url, foreign.sizes[0].id)).toEqual({ stock: 4, ledger: 4 });
     });
   });
 

@@ -1,8 +1,11 @@
 import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { dataSourceOptions } from '../src/database/data-source-options';
+import { runMigrationsExclusively } from '../src/database/migration-runner';
 import { Fixtures, issueKey, journal } from './support/fixtures';
 import { seedOrder } from './support/orders-seed';
 import { closeSuite, openSuite } from './support/suite';
-import { type TestDatabase } from './support/test-database';
+import { withClient, type TestDatabase } from './support/test-database';
 import { bearer, type TestApp } from './support/test-app';
 
 describe('GET /orders/admin/all and /orders/admin/:orderId', () => {
@@ -97,5 +100,58 @@ describe('GET /orders/admin/all and /orders/admin/:orderId', () => {
     expect(mine.body.total).toBe(3);
     const chosen = await request(t.http).get('/orders/admin/all').set(bearer(fx.admin)).set('X-Brand-Id', String(brandB)).expect(200);
     expect(chosen.body.total).toBe(2);
+  });
+
+  describe('the total is a kept count (brand_order_counts), exact in every case', () => {
+    const totalOf = async (brand: number) => {
+      const key = await issueKey(fx, brand, { permissions: ['orders.read'] });
+      return (await request(t.http).get('/orders/admin/all?limit=1').set(key.headers).expect(200)).body.total as number;
+    };
+    const keptEqualsCounted = () =>
+      withClient(db.url, async (c) => {
+        const rows = await c.query(
+          `SELECT b.id, (SELECT count(*) FROM orders o WHERE o.brand_id = b.id)::int AS counted,
+                  (SELECT COALESCE(sum(orders), 0) FROM brand_order_counts k WHERE k.brand_id = b.id)::int AS kept
+             FROM brands b`,
+        );
+        return rows.rows.filter((r) => r.counted !== r.kept);
+      });
+
+    it('a page past the end still carries it', async () => {
+      const page = await request(t.http).get('/orders/admin/all?limit=5&offset=50').set(reader.headers).expect(200);
+      expect(page.body).toEqual({ items: [], total: 3 });
+    });
+
+    it('while orders are written and removed at the same time', async () => {
+      const brand = await fx.brand();
+      const first = await Promise.all(Array.from({ length: 20 }, () => seedOrder(db.url, brand)));
+      await Promise.all([
+        ...Array.from({ length: 20 }, () => seedOrder(db.url, brand)),
+        ...first.slice(0, 5).map((id) => withClient(db.url, (c) => c.query('DELETE FROM orders WHERE id = $1', [id]))),
+      ]);
+      expect(await totalOf(brand)).toBe(35);
+      expect(await keptEqualsCounted()).toEqual([]);
+    });
+
+    it('an order never moves to another brand, which would leave both counts wrong', async () => {
+      const moved = withClient(db.url, (c) => c.query('UPDATE orders SET brand_id = $1 WHERE id = $2', [brandB, ordersA[0]]));
+      await expect(moved).rejects.toThrow(`an order never changes brand (order ${ordersA[0]})`);
+      expect(await keptEqualsCounted()).toEqual([]);
+    });
+
+    it('its migration counts the orders that exist when it runs', async () => {
+      const migrator = new DataSource(dataSourceOptions(db.url, 2));
+      await migrator.initialize();
+      try {
+        await migrator.undoLastMigration({ transaction: 'each' });
+        const brand = await fx.brand();
+        for (let i = 0; i < 4; i++) await seedOrder(db.url, brand);
+        await runMigrationsExclusively(migrator);
+        expect(await totalOf(brand)).toBe(4);
+        expect(await keptEqualsCounted()).toEqual([]);
+      } finally {
+        await migrator.destroy();
+      }
+    });
   });
 });

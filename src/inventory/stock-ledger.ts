@@ -17,31 +17,62 @@ export interface LedgerActor {
   id: number | null;
 }
 
+/**
+ * The ledger's statement parts, for the statements that change stock: StockLedger.apply, and the
+ * order writer, which takes an order and its stock in one statement. Arguments are SQL
+ * placeholders or CTE names of the calling statement.
+ */
+export const LedgerSql = {
+  /**
+   * Locks the sizes in id order and reads their stock, so every transaction takes its size locks
+   * in the same order and overlapping orders cannot deadlock. By id alone, so the plan is a
+   * primary-key lookup whatever the statistics say. Only when `condition` holds. Yields (id, stock).
+   */
+  lockSizes: (sizeIds: string, condition?: string) =>
+    `SELECT id, stock FROM product_sizes WHERE id = ANY(${sizeIds}::int[])${condition ? ` AND ${condition}` : ''} ORDER BY id FOR NO KEY UPDATE`,
+
+  /** `stock = stock + delta` for each locked size of the brand, when `condition` holds. Yields (id, stock). */
+  addDeltas: (p: { locked: string; sizeIds: string; deltas: string; brandId: string; condition?: string }) =>
+    `UPDATE product_sizes s SET stock = s.stock + d.delta
+       FROM ${p.locked} AS l JOIN unnest(${p.sizeIds}::int[], ${p.deltas}::int[]) AS d(id, delta) ON d.id = l.id
+      WHERE s.id = l.id AND s.brand_id = ${p.brandId}${p.condition ? ` AND ${p.condition}` : ''}
+      RETURNING s.id, s.stock`,
+
+  /**
+   * The ledger rows, from a SELECT of (brand_id, size_id, delta, reason, order_id, acceptance_id,
+   * note, actor_kind, actor_id). The (size, brand) foreign key fails the whole statement for a
+   * size of another brand.
+   */
+  recordMovements: (select: string) =>
+    `INSERT INTO stock_movements (brand_id, size_id, delta, reason, order_id, acceptance_id, note, actor_kind, actor_id) ${select}`,
+};
+
 const APPLY_CHANGES: Prepared = {
   name: 'apply_stock_changes',
-  // The locking subquery hands rows to the update in id order, locking each as it goes, so every
-  // transaction takes its size locks in the same order and overlapping orders cannot deadlock.
-  text: `WITH updated AS (
-         UPDATE product_sizes s SET stock = s.stock + d.delta
-           FROM (SELECT id FROM product_sizes WHERE id = ANY($1::int[]) AND brand_id = $3 ORDER BY id FOR NO KEY UPDATE) AS l
-                JOIN unnest($1::int[], $2::int[]) AS d(id, delta) ON d.id = l.id
-          WHERE s.id = l.id
-          RETURNING s.id, s.stock
-       ), moved AS (
-         INSERT INTO stock_movements (brand_id, size_id, delta, reason, order_id, acceptance_id, note, actor_kind, actor_id)
-         SELECT $3, m.size_id, m.delta, m.reason, m.order_id, m.acceptance_id, m.note, $4, $5
-           FROM unnest($6::int[], $7::int[], $8::text[], $9::int[], $10::int[], $11::text[])
-                AS m(size_id, delta, reason, order_id, acceptance_id, note)
-          WHERE EXISTS (SELECT 1 FROM updated u WHERE u.id = m.size_id)
-       )
+  text: `WITH locked AS (${LedgerSql.lockSizes('$1')}),
+       updated AS (${LedgerSql.addDeltas({ locked: 'locked', sizeIds: '$1', deltas: '$2', brandId: '$3' })}),
+       moved AS (${LedgerSql.recordMovements(
+         `SELECT $3, m.size_id, m.delta, m.reason, m.order_id, m.acceptance_id, m.note, $4, $5
+            FROM unnest($6::int[], $7::int[], $8::text[], $9::int[], $10::int[], $11::text[])
+                 AS m(size_id, delta, reason, order_id, acceptance_id, note)`,
+       )})
        SELECT id, stock FROM updated`,
 };
 
+/** Each size's total change, sizes in id order: the order in which the ledger locks them. */
+export function totalsBySize(changes: Array<{ sizeId: number; delta: number }>): { sizeIds: number[]; deltas: number[] } {
+  const perSize = new Map<number, number>();
+  for (const change of changes) perSize.set(change.sizeId, (perSize.get(change.sizeId) ?? 0) + change.delta);
+  const sizeIds = [...perSize.keys()].sort((a, b) => a - b);
+  return { sizeIds, deltas: sizeIds.map((id) => perSize.get(id)!) };
+}
+
 /**
- * The only writer of `product_sizes.stock`. Every change is an atomic `stock = stock + delta`
- * with a ledger row beside it, in one statement in the caller's transaction. Rows are locked in
- * size-id order (FOR NO KEY UPDATE, which does not conflict with the KEY SHARE locks that foreign
- * keys to the sizes take), so concurrent orders on overlapping sizes never deadlock.
+ * The only writer of `product_sizes.stock` (with LedgerSql, its parts). Every change is an
+ * atomic `stock = stock + delta` with a ledger row beside it, in one statement in the caller's
+ * transaction. Rows are locked in size-id order (FOR NO KEY UPDATE, which does not conflict with
+ * the KEY SHARE locks that foreign keys to the sizes take), so concurrent orders on overlapping
+ * sizes never deadlock.
  */
 @Injectable()
 export class StockLedger {
@@ -49,13 +80,10 @@ export class StockLedger {
   async apply(tx: EntityManager, brandId: number, changes: StockChange[], actor: LedgerActor): Promise<Map<number, number>> {
     const nonZero = changes.filter((c) => c.delta !== 0);
     if (nonZero.length === 0) return new Map();
-    const perSize = new Map<number, number>();
-    for (const change of nonZero) perSize.set(change.sizeId, (perSize.get(change.sizeId) ?? 0) + change.delta);
-    const sizeIds = [...perSize.keys()].sort((a, b) => a - b);
-
+    const { sizeIds, deltas } = totalsBySize(nonZero);
     const updated = await runPreparedIn<{ id: number; stock: number }>(tx, APPLY_CHANGES, [
       sizeIds,
-      sizeIds.map((id) => perSize.get(id)),
+      deltas,
       brandId,
       actor.kind,
       actor.id,
@@ -66,10 +94,6 @@ export class StockLedger {
       nonZero.map((c) => c.acceptanceId ?? null),
       nonZero.map((c) => c.note ?? null),
     ]);
-    if (updated.length !== sizeIds.length) {
-      // Callers resolve sizes within the brand first; a mismatch here is a bug, and the transaction must not commit.
-      throw new Error(`stock change touched ${updated.length} of ${sizeIds.length} sizes of brand ${brandId}`);
-    }
     return new Map(updated.map((row) => [row.id, row.stock]));
   }
 }

@@ -11,6 +11,7 @@ export type StockReason = 'initial' | 'order' | 'acceptance' | 'adjustment';
 @Check('ck_stock_movements_reason', `"reason" IN ('initial', 'order', 'acceptance', 'adjustment')`)
 @Index('ix_stock_movements_size', ['sizeId', 'id'])
 @Index('ix_stock_movements_order', ['orderId'])
+@ForeignKey(() => ProductSizeEntity, ['sizeId', 'brandId'], ['id', 'brandId'], { name: 'fk_stock_movements_size_brand' })
 export class StockMovementEntity {
   @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'BY DEFAULT' })
   id: string;
@@ -19,7 +20,6 @@ export class StockMovementEntity {
   brandId: number;
 
   @Column({ name: 'size_id', type: 'integer' })
-  @ForeignKey(() => ProductSizeEntity, { name: 'fk_stock_movements_size' })
   sizeId: number;
 
   @Column({ type: 'integer' })

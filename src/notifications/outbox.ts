@@ -16,6 +16,10 @@ export interface OutboxEntry {
   dedupeKey: string;
 }
 
+/** Jobs from a SELECT of (kind, payload, dedupe_key), for a statement that records them with its change. */
+export const enqueueSql = (select: string) =>
+  `INSERT INTO outbox (kind, payload, dedupe_key) ${select} ON CONFLICT (dedupe_key) DO NOTHING`;
+
 /**
  * Records work to do after the commit, in the caller's transaction: it exists exactly when the
  * change that caused it does. The worker that runs the jobs comes with the mail and carrier flows.
@@ -24,11 +28,10 @@ export interface OutboxEntry {
 export class Outbox {
   async enqueue(tx: EntityManager, entries: OutboxEntry[]): Promise<void> {
     if (entries.length === 0) return;
-    await tx.query(
-      `INSERT INTO outbox (kind, payload, dedupe_key)
-       SELECT * FROM unnest($1::text[], $2::jsonb[], $3::text[])
-       ON CONFLICT (dedupe_key) DO NOTHING`,
-      [entries.map((e) => e.kind), entries.map((e) => JSON.stringify(e.payload)), entries.map((e) => e.dedupeKey)],
-    );
+    await tx.query(enqueueSql('SELECT * FROM unnest($1::text[], $2::jsonb[], $3::text[])'), [
+      entries.map((e) => e.kind),
+      entries.map((e) => JSON.stringify(e.payload)),
+      entries.map((e) => e.dedupeKey),
+    ]);
   }
 }

@@ -10,12 +10,13 @@ import { OrdersController } from './orders.controller';
 import { OrdersService } from './orders.service';
 import { PartnerWebhookController } from './partner-webhook.controller';
 import { PartnerWebhookService } from './partner-webhook.service';
+import { RecentOrders } from './recent-orders';
 
 /** Orders: the storefront webhook, platform orders and the admin read endpoints. */
 @Module({
   imports: [TypeOrmModule.forFeature([OrderEntity, OrderItemEntity]), CatalogModule, StockLedgerModule],
   controllers: [OrdersController, PartnerWebhookController],
-  providers: [OrdersService, OrderWriter, PartnerWebhookService, OrderFulfilment],
+  providers: [OrdersService, OrderWriter, PartnerWebhookService, OrderFulfilment, RecentOrders],
   exports: [OrdersService, OrderFulfilment],
 })
 export class OrdersModule {}

@@ -1,25 +1,16 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { CatalogMatcher } from '../catalog/catalog-matcher';
 import type { RequestContext } from '../common/context/request-context';
 import { AppError } from '../common/errors/app-error';
-import { runPrepared, type Prepared } from '../database/prepared';
-import { StockLedger } from '../inventory/stock-ledger';
-import { Outbox } from '../notifications/outbox';
 import type { PartnerOrderDto } from './dto/partner-order.dto';
 import { requestFingerprint } from './order-identity';
-import { OrderRef, OrderWriter } from './order-writer';
+import { EarlierOrder, OrderRef, OrderWriter } from './order-writer';
+import { RecentOrders } from './recent-orders';
 
 export interface WebhookOutcome {
   status: 200 | 201;
   body: { ok: true; duplicate: boolean; order: OrderRef; bodyMismatch?: true };
 }
-
-const FIND_BY_PARTNER_ID: Prepared = {
-  name: 'find_order_by_partner_id',
-  text: 'SELECT id, order_number, hash, total_kopeks, request_fingerprint FROM orders WHERE brand_id = $1 AND partner_order_id = $2',
-};
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
@@ -40,11 +31,9 @@ export class PartnerWebhookService {
   private readonly logger = new Logger(PartnerWebhookService.name);
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
     private readonly matcher: CatalogMatcher,
     private readonly writer: OrderWriter,
-    private readonly ledger: StockLedger,
-    private readonly outbox: Outbox,
+    private readonly recent: RecentOrders,
   ) {}
 
   async accept(ctx: RequestContext, body: PartnerOrderDto): Promise<WebhookOutcome> {
@@ -53,22 +42,25 @@ export class PartnerWebhookService {
     const partnerOrderId = body.partnerOrderId.trim();
     const fingerprint = requestFingerprint(body);
 
-    // Both lookups at once; the repeat decides first, so a retry of an accepted order always gets
-    // 200 even if the catalog changed since.
-    const [earlier, { lines, problems }] = await Promise.all([
-      this.findByPartnerId(brandId, partnerOrderId),
-      this.matcher.byStorefrontArticle(brandId, body.items),
-    ]);
-    if (earlier) return this.duplicate(brandId, partnerOrderId, earlier, fingerprint);
-    if (problems.length > 0) throw new AppError(422, problems[0], problems);
+    const remembered = this.recent.find(brandId, partnerOrderId);
+    if (remembered) return this.duplicate(brandId, partnerOrderId, remembered, fingerprint);
+
+    const { lines, problems } = await this.matcher.byStorefrontArticle(brandId, body.items);
+    if (problems.length > 0) {
+      // The repeat decides first: a retry of an accepted order gets 200 even if the catalog changed since.
+      const earlier = await this.writer.findByPartnerId(brandId, partnerOrderId);
+      if (earlier) return this.duplicate(brandId, partnerOrderId, earlier, fingerprint);
+      throw new AppError(422, problems[0], problems);
+    }
     const priced = body.items.map((item, i) => ({
       ...lines[i]!,
       quantity: item.quantity,
       priceKopeks: item.priceKopeks ?? lines[i]!.catalogPriceKopeks,
     }));
 
-    const created = await this.db.transaction(async (tx) => {
-      const order = await this.writer.insert(tx, {
+    // The repeat check is part of the write: one round trip for a new order and for a repeat.
+    const outcome = await this.writer.insertPaidWithStock(
+      {
         brandId,
         source: 'storefront',
         partnerOrderId,
@@ -83,40 +75,25 @@ export class PartnerWebhookService {
         promoCode: body.promoCode,
         comment: body.comment,
         requestFingerprint: fingerprint,
-        stockDeducted: true,
         lines: priced,
-      });
-      if (!order) return null;
-      const stock = await this.ledger.apply(
-        tx,
-        brandId,
-        priced.map((line) => ({ sizeId: line.sizeId, delta: -line.quantity, reason: 'order' as const, orderId: order.id })),
-        { kind: ctx.principal?.kind ?? null, id: ctx.principal?.id ?? null },
-      );
-      if ([...stock.values()].some((level) => level < 0)) {
-        await tx.query('UPDATE orders SET stock_shortage = true WHERE id = $1', [order.id]);
-      }
-      if (body.recipient.email) {
-        await this.outbox.enqueue(tx, [
-          { kind: 'mail.order_accepted', payload: { orderId: order.id }, dedupeKey: `order_accepted:${order.id}` },
-        ]);
-      }
-      return order;
-    });
-    if (created) return { status: 201, body: { ok: true, duplicate: false, order: created } };
+      },
+      { kind: ctx.principal?.kind ?? null, id: ctx.principal?.id ?? null },
+      { acceptanceMail: Boolean(body.recipient.email) },
+    );
+    if (outcome && 'created' in outcome) {
+      this.recent.remember(brandId, partnerOrderId, { ...outcome.created, fingerprint });
+      return { status: 201, body: { ok: true, duplicate: false, order: outcome.created } };
+    }
+    if (outcome) return this.duplicate(brandId, partnerOrderId, outcome.earlier, fingerprint);
 
     // A concurrent request with the same number committed first.
-    const twin = await this.findByPartnerId(brandId, partnerOrderId);
+    const twin = await this.writer.findByPartnerId(brandId, partnerOrderId);
     if (!twin) throw new Error(`order ${partnerOrderId} of brand ${brandId} conflicted but cannot be found`);
     return this.duplicate(brandId, partnerOrderId, twin, fingerprint);
   }
 
-  private duplicate(
-    brandId: number,
-    partnerOrderId: string,
-    earlier: OrderRef & { fingerprint: string | null },
-    fingerprint: string,
-  ): WebhookOutcome {
+  private duplicate(brandId: number, partnerOrderId: string, earlier: EarlierOrder, fingerprint: string): WebhookOutcome {
+    this.recent.remember(brandId, partnerOrderId, earlier);
     const { fingerprint: first, ...order } = earlier;
     const body: WebhookOutcome['body'] = { ok: true, duplicate: true, order };
     if (first !== null && first !== fingerprint) {
@@ -124,25 +101,5 @@ export class PartnerWebhookService {
       this.logger.warn({ brandId, partnerOrderId, orderId: order.id }, 'storefront reused an order number with a different body');
     }
     return { status: 200, body };
-  }
-
-  private async findByPartnerId(brandId: number, partnerOrderId: string): Promise<(OrderRef & { fingerprint: string | null }) | null> {
-    const rows = await runPrepared<{
-      id: number;
-      order_number: string;
-      hash: string;
-      total_kopeks: string;
-      request_fingerprint: string | null;
-    }>(this.db, FIND_BY_PARTNER_ID, [brandId, partnerOrderId]);
-    const row = rows[0];
-    return row
-      ? {
-          id: row.id,
-          orderNumber: row.order_number,
-          hash: row.hash,
-          totalKopeks: Number(row.total_kopeks),
-          fingerprint: row.request_fingerprint,
-        }
-      : null;
   }
 }

@@ -8,14 +8,15 @@ let counter = 0;
  * webhook exists to create them; the webhook's own suites create orders through it.
  */
 export async function seedOrder(databaseUrl: string, brandId: number, overrides: { partnerOrderId?: string } = {}): Promise<number> {
-  counter += 1;
+  // Taken now: concurrent calls read it only after they have connected.
+  const n = ++counter;
   const rows = await withClient(databaseUrl, (c) =>
     c.query(
       `INSERT INTO orders (brand_id, order_number, hash, source, partner_order_id, status, payment_status, ordered_at,
                            items_total_kopeks, delivery_cost_kopeks, total_kopeks, recipient_full_name, recipient_phone)
        VALUES ($1, $2, $3, 'storefront', $4, 'paid', 'paid', now(), 150000, 30000, 180000, 'Ivanov Ivan Ivanovich', '+7 900 000-00-00')
        RETURNING id`,
-      [brandId, `T-${process.pid}-${counter}`, randomBytes(16).toString('hex'), overrides.partnerOrderId ?? `P-${counter}`],
+      [brandId, `T-${process.pid}-${n}`, randomBytes(16).toString('hex'), overrides.partnerOrderId ?? `P-${n}`],
     ),
   );
   return rows.rows[0].id;

@@ -2,6 +2,8 @@ import { Identity1763769600000 } from './1763769600000-identity';
 import { AccessKeysSitesJournal1763769700000 } from './1763769700000-access-keys-sites-journal';
 import { CatalogInventoryOrderLines1763769800000 } from './1763769800000-catalog-inventory-order-lines';
 import { PaymentCarrierFlows1763769900000 } from './1763769900000-payment-carrier-flows';
+import { BrandOrderCounts1763770000000 } from './1763770000000-brand-order-counts';
+import { LedgerRowsInTheirBrand1763770100000 } from './1763770100000-ledger-rows-in-their-brand';
 
 /** Every migration, in order. A new migration is added here as well as in its own file. */
 export const migrations = [
@@ -9,4 +11,6 @@ export const migrations = [
   AccessKeysSitesJournal1763769700000,
   CatalogInventoryOrderLines1763769800000,
   PaymentCarrierFlows1763769900000,
+  BrandOrderCounts1763770000000,
+  LedgerRowsInTheirBrand1763770100000,
 ];
