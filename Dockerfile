@@ -14,4 +14,4 @@ COPY --from=build /app/dist ./dist
 COPY package.json ./
 USER node
 EXPOSE 3000
-CMD ["node", "dist/main.js"]
+CMD ["node", "--max-old-space-size=512", "dist/main.js"]
