@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { SETTINGS_MANAGE, type BrandPermission } from '../common/context/permissions';
 import type { RequestContext } from '../common/context/request-context';
 import { AppError } from '../common/errors/app-error';
-import { runPrepared, type Prepared } from '../database/prepared';
+import { runPrepared } from '../database/prepared';
 import { changedRows } from '../database/returning';
 import { BrandOwnership } from '../security-journal/brand-ownership';
 import { SecurityJournal } from '../security-journal/security-journal.service';
@@ -14,6 +14,7 @@ import { effectivePermissions, KEY_GRANTABLE_PERMISSIONS } from './integration-k
 import { IntegrationKeyEntity } from './integration-key.entity';
 import { fingerprintOf, generateIntegrationKey, hintOf, isWellFormedIntegrationKey } from './integration-key-format';
 import { IntegrationKeyPrincipal } from './integration-key.principal';
+import { VERIFY_KEY, type VerifiedKeyRow } from './verify-key.query';
 
 export type IntegrationKeyStatus = 'active' | 'expired' | 'revoked';
 
@@ -33,30 +34,6 @@ export interface IntegrationKeyView {
 
 // lastUsedAt is written at most once a minute per key, not on every request.
 const LAST_USED_RESOLUTION_MS = 60_000;
-
-const VERIFY_KEY: Prepared = {
-  name: 'verify_integration_key',
-  text: `SELECT k.id, k.brand_id, k.name, k.permissions, k.full_access, k.fingerprint, k.last_used_at
-           FROM integration_keys k
-           JOIN users u ON u.id = k.created_by
-           LEFT JOIN memberships m ON m.user_id = k.created_by AND m.brand_id = k.brand_id
-          WHERE k.fingerprint = $1
-            AND k.revoked_at IS NULL
-            AND (k.expires_at IS NULL OR k.expires_at > now())
-            AND u.active
-            AND CASE WHEN k.issued_as_superadmin THEN u.is_superadmin
-                     ELSE u.is_superadmin OR $2 = ANY (m.permissions) END`,
-};
-
-interface VerifiedRow {
-  id: number;
-  brand_id: number;
-  name: string;
-  permissions: BrandPermission[];
-  full_access: boolean;
-  fingerprint: Buffer;
-  last_used_at: Date | null;
-}
 
 @Injectable()
 export class IntegrationKeysService {
@@ -133,14 +110,14 @@ export class IntegrationKeysService {
   async verify(key: string): Promise<IntegrationKeyPrincipal | null> {
     if (!isWellFormedIntegrationKey(key)) return null;
     const fingerprint = fingerprintOf(key);
-    const rows = await runPrepared<VerifiedRow>(this.db, VERIFY_KEY, [fingerprint, SETTINGS_MANAGE]);
+    const rows = await runPrepared<VerifiedKeyRow>(this.db, VERIFY_KEY, [fingerprint, SETTINGS_MANAGE]);
     const row = rows[0];
     if (!row || !timingSafeEqual(row.fingerprint, fingerprint)) return null;
     this.touch(row);
     return new IntegrationKeyPrincipal(row.id, row.name, row.brand_id, effectivePermissions(row.full_access, row.permissions));
   }
 
-  private touch(row: VerifiedRow): void {
+  private touch(row: VerifiedKeyRow): void {
     if (row.last_used_at && Date.now() - row.last_used_at.getTime() < LAST_USED_RESOLUTION_MS) return;
     this.db
       .query(

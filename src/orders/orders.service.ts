@@ -4,24 +4,14 @@ import { DataSource } from 'typeorm';
 import { CatalogMatcher } from '../catalog/catalog-matcher';
 import type { RequestContext } from '../common/context/request-context';
 import { AppError } from '../common/errors/app-error';
-import { runPrepared, type Prepared } from '../database/prepared';
+import { runPrepared } from '../database/prepared';
 import { BrandOwnership } from '../security-journal/brand-ownership';
 import type { PlatformOrderDto } from './dto/platform-order.dto';
 import { OrderItemEntity } from './order-item.entity';
 import { OrderEntity } from './order.entity';
+import { BRAND_TOTAL, LIST_ORDERS } from './order-list.query';
 import { toOrderSummary, toOrderView, type OrderSummaryRow } from './order-views';
 import { OrderWriter } from './order-writer';
-
-// Kept by triggers on orders (migration BrandOrderCounts): a handful of rows, whatever the number of orders.
-const BRAND_TOTAL = 'SELECT COALESCE(sum(orders), 0) FROM brand_order_counts WHERE brand_id = $1';
-
-const LIST_ORDERS: Prepared = {
-  name: 'list_orders',
-  text: `SELECT id, order_number, source, partner_order_id, status, payment_status, delivery_status, stock_shortage,
-                recipient_full_name, total_kopeks, ordered_at, created_at,
-                (${BRAND_TOTAL}) AS total
-           FROM orders WHERE brand_id = $1 ORDER BY id DESC LIMIT $2 OFFSET $3`,
-};
 
 @Injectable()
 export class OrdersService {

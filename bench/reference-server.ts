@@ -1,0 +1,48 @@
+/**
+ * The yardstick of the key-checked read: a bare node:http + pg server doing the work of
+ * `GET /orders/admin/all` with the service's own two statements (the live key check, then the page
+ * with its total) and answering the same JSON shape. No framework, no validation library, no guards:
+ * what the service's figure is compared with on the same machine, database and minute, since this
+ * machine's speed drifts by tens of percent over a day.
+ * Started by the bench: REFERENCE_DATABASE_URL, REFERENCE_PORT, REFERENCE_POOL_SIZE.
+ */
+import { createServer, type ServerResponse } from 'node:http';
+import { timingSafeEqual } from 'node:crypto';
+import { Pool } from 'pg';
+import { fingerprintOf, isWellFormedIntegrationKey } from '../src/access-keys/integration-key-format';
+import { VERIFY_KEY, type VerifiedKeyRow } from '../src/access-keys/verify-key.query';
+import { SETTINGS_MANAGE } from '../src/common/context/permissions';
+import { LIST_ORDERS } from '../src/orders/order-list.query';
+import { toOrderSummary, type OrderSummaryRow } from '../src/orders/order-views';
+
+const pool = new Pool({ connectionString: process.env.REFERENCE_DATABASE_URL, max: Number(process.env.REFERENCE_POOL_SIZE ?? 30) });
+
+function send(response: ServerResponse, status: number, body: unknown): void {
+  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(body));
+}
+
+async function listOrders(authorization: string | undefined, query: URLSearchParams): Promise<[number, unknown]> {
+  const key = authorization?.startsWith('Bearer ') ? authorization.slice(7) : '';
+  if (!isWellFormedIntegrationKey(key)) return [401, { error: 'Invalid or inactive API key' }];
+  const fingerprint = fingerprintOf(key);
+  const keys = await pool.query<VerifiedKeyRow>({ ...VERIFY_KEY, values: [fingerprint, SETTINGS_MANAGE] });
+  const row = keys.rows[0];
+  if (!row || !timingSafeEqual(row.fingerprint, fingerprint)) return [401, { error: 'Invalid or inactive API key' }];
+  if (!row.full_access && !row.permissions.includes('orders.read')) return [403, { error: 'Forbidden: Missing permission orders.read' }];
+  const limit = Number(query.get('limit') ?? 50);
+  const offset = Number(query.get('offset') ?? 0);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 200 || !Number.isInteger(offset) || offset < 0) {
+    return [400, { error: 'bad page' }];
+  }
+  const page = await pool.query<OrderSummaryRow & { total: string }>({ ...LIST_ORDERS, values: [row.brand_id, limit, offset] });
+  return [200, { items: page.rows.map(toOrderSummary), total: Number(page.rows[0]?.total ?? 0) }];
+}
+
+createServer((request, response) => {
+  const url = new URL(request.url ?? '/', 'http://reference');
+  if (request.method !== 'GET' || url.pathname !== '/orders/admin/all') return send(response, 404, { error: 'Not found' });
+  listOrders(request.headers.authorization, url.searchParams).then(
+    ([status, body]) => send(response, status, body),
+    (error: Error) => send(response, 500, { error: error.message }),
+  );
+}).listen(Number(process.env.REFERENCE_PORT), '127.0.0.1', () => process.send?.('listening'));
