@@ -165,6 +165,24 @@ describe('POST /orders/integrations/partner/webhook', () => {
       expect(m.body.order.totalKopeks).toBe(3 * 450000);
     });
 
+    it("a price the storefront sends wins over the size's and the product's own", async () => {
+      const body = minimal({
+        items: [
+          { article: 'SF-SHIRT', size: 'XL', quantity: 2, priceKopeks: 470000 },
+          { article: 'SF-SHIRT', size: 'M', quantity: 1, priceKopeks: 0 },
+        ],
+        delivery: { city: 'Kazan', deliveryCostKopeks: 500 },
+      });
+      const created = await send(body).expect(201);
+      expect(created.body.order.totalKopeks).toBe(2 * 470000 + 500);
+      const order = await request(t.http).get(`/orders/admin/${created.body.order.id}`).set(reader.headers).expect(200);
+      expect(order.body.items.map((i: { priceKopeks: number; lineTotalKopeks: number }) => [i.priceKopeks, i.lineTotalKopeks])).toEqual([
+        [470000, 940000],
+        [0, 0],
+      ]);
+      expect([order.body.itemsTotalKopeks, order.body.deliveryCostKopeks, order.body.totalKopeks]).toEqual([940000, 500, 940500]);
+    });
+
     it('an absent or invalid orderDate means the moment of receipt', async () => {
       for (const orderDate of [undefined, 'yesterday', '2026-13-45T99:00:00Z', 12345, null]) {
         const before = Date.now();

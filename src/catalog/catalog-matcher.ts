@@ -39,6 +39,11 @@ interface Row {
   size_price: string | null;
 }
 
+/** How a line's size is compared with a catalog size's `name_key` (which is lower(name)). */
+export function sizeKeyOf(size: string): string {
+  return size.trim().toLowerCase();
+}
+
 const matchBy = (column: 'article' | 'storefront_article'): Prepared => ({
   name: `match_lines_by_${column}`,
   text: `SELECT p.id AS product_id, p.article, p.storefront_article, p.price_kopeks AS product_price,
@@ -99,7 +104,7 @@ export class CatalogMatcher {
         problems.push(`items.${index}: ${label} "${line.article}" matches no product`);
         return undefined;
       }
-      const row = candidates.find((c) => c.name_key !== null && c.name_key === line.size.trim().toLowerCase());
+      const row = candidates.find((c) => c.name_key !== null && c.name_key === sizeKeyOf(line.size));
       if (!row) {
         problems.push(`items.${index}: product "${line.article}" has no size "${line.size}"`);
         return undefined;

@@ -60,7 +60,7 @@ const APPLY_CHANGES: Prepared = {
 };
 
 /** Each size's total change, sizes in id order: the order in which the ledger locks them. */
-export function totalsBySize(changes: Array<{ sizeId: number; delta: number }>): { sizeIds: number[]; deltas: number[] } {
+function totalsBySize(changes: Array<{ sizeId: number; delta: number }>): { sizeIds: number[]; deltas: number[] } {
   const perSize = new Map<number, number>();
   for (const change of changes) perSize.set(change.sizeId, (perSize.get(change.sizeId) ?? 0) + change.delta);
   const sizeIds = [...perSize.keys()].sort((a, b) => a - b);

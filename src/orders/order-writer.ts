@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
-import type { ResolvedSize } from '../catalog/catalog-matcher';
-import { LedgerSql, totalsBySize, type LedgerActor } from '../inventory/stock-ledger';
+import { sizeKeyOf, type ResolvedSize } from '../catalog/catalog-matcher';
+import { LedgerSql, type LedgerActor } from '../inventory/stock-ledger';
 import { enqueueSql } from '../notifications/outbox';
 import type { DeliveryDto } from './dto/delivery.dto';
 import type { RecipientDto } from './dto/recipient.dto';
@@ -16,7 +16,8 @@ export interface PricedLine extends ResolvedSize {
   priceKopeks: number;
 }
 
-export interface NewOrder {
+/** What an order says besides its lines. */
+export interface OrderFacts {
   brandId: number;
   source: OrderSource;
   partnerOrderId: string | null;
@@ -31,7 +32,23 @@ export interface NewOrder {
   promoCode?: string;
   comment?: string;
   requestFingerprint?: string;
+}
+
+/** A platform order: lines already resolved to sizes and priced. */
+export interface NewOrder extends OrderFacts {
   lines: PricedLine[];
+}
+
+/** A storefront line as it came: matched and priced by ACCEPT_STOREFRONT_ORDER. */
+export interface StorefrontLine {
+  storefrontArticle: string;
+  size: string;
+  quantity: number;
+  priceKopeks?: number;
+}
+
+export interface StorefrontOrder extends OrderFacts {
+  lines: StorefrontLine[];
 }
 
 export interface OrderRef {
@@ -41,24 +58,18 @@ export interface OrderRef {
   totalKopeks: number;
 }
 
+/** The columns orderValues() fills, then the two sums (items, total) each statement computes its own way. */
 const ORDER_COLUMNS = `brand_id, order_number, hash, source, partner_order_id, status, payment_status, ordered_at,
-  items_total_kopeks, delivery_cost_kopeks, total_kopeks, promo_code, comment,
+  delivery_cost_kopeks, promo_code, comment,
   recipient_full_name, recipient_surname, recipient_first_name, recipient_patronymic,
   recipient_phone, recipient_phone_normalized, recipient_email,
   delivery_city, delivery_city_code, delivery_pvz_code, delivery_pvz_address,
-  carrier_order_uuid, carrier_tracking_number, waybill_url, request_fingerprint`;
-/** $1..$27: orderValues(). */
-const ORDER_VALUES = `$1, nextval('order_number_seq')::text, ${Array.from({ length: 26 }, (_, i) => `$${i + 2}`).join(', ')}`;
-/** The lines of the order in `created`, from lineArrays() at $first..$first+7. */
-const insertLines = (first: number) => {
-  const [line, productId, sizeId, article, storefrontArticle, size, quantity, price] = Array.from({ length: 8 }, (_, i) => `$${first + i}`);
-  return `INSERT INTO order_items (order_id, line, product_id, size_id, article, storefront_article, size, quantity, price_kopeks, line_total_kopeks)
-         SELECT created.id, l.line, l.product_id, l.size_id, l.article, l.storefront_article, l.size, l.quantity, l.price, l.price * l.quantity
-           FROM created,
-                unnest(${line}::int[], ${productId}::int[], ${sizeId}::int[], ${article}::text[], ${storefrontArticle}::text[],
-                       ${size}::text[], ${quantity}::int[], ${price}::bigint[])
-                AS l(line, product_id, size_id, article, storefront_article, size, quantity, price)`;
-};
+  carrier_order_uuid, carrier_tracking_number, waybill_url, request_fingerprint,
+  items_total_kopeks, total_kopeks`;
+/** $1..$25: orderValues(), with the order number drawn in between. */
+const ORDER_VALUES = `$1, nextval('order_number_seq')::text, ${Array.from({ length: 24 }, (_, i) => `$${i + 2}`).join(', ')}`;
+/** Where orderValues() puts the delivery cost (the total adds it to the items). */
+const DELIVERY_COST = '$8';
 
 /** An order of brand `brand` by its partnerOrderId, with the fingerprint of the request that created it. */
 const earlierOrderSql = (brand: string, partnerOrderId: string) =>
@@ -66,52 +77,82 @@ const earlierOrderSql = (brand: string, partnerOrderId: string) =>
 
 const FIND_BY_PARTNER_ID: Prepared = { name: 'find_order_by_partner_id', text: earlierOrderSql('$1', '$2') };
 
+/** A platform order: its lines resolved and priced by the caller ($28..$35, lineArrays()). */
 const INSERT_ORDER: Prepared = {
   name: 'insert_order_with_lines',
   text: `WITH created AS (
          INSERT INTO orders (${ORDER_COLUMNS})
-         VALUES (${ORDER_VALUES})
+         VALUES (${ORDER_VALUES}, $26, $27)
          ON CONFLICT (brand_id, partner_order_id) DO NOTHING
          RETURNING id, order_number, hash
-       ), lines AS (${insertLines(28)})
+       ), lines AS (
+         INSERT INTO order_items (order_id, line, product_id, size_id, article, storefront_article, size, quantity, price_kopeks, line_total_kopeks)
+         SELECT created.id, l.line, l.product_id, l.size_id, l.article, l.storefront_article, l.size, l.quantity, l.price, l.price * l.quantity
+           FROM created,
+                unnest($28::int[], $29::int[], $30::int[], $31::text[], $32::text[], $33::text[], $34::int[], $35::bigint[])
+                AS l(line, product_id, size_id, article, storefront_article, size, quantity, price)
+       )
        SELECT id, order_number, hash FROM created`,
 };
 
 /**
- * A paid order with its stock, in one statement and so in one implicit transaction. An order the
- * brand already has with this partnerOrderId is read instead (the repeat check, in the same round
- * trip), and then nothing is locked or written. Otherwise the sizes are locked first (in the
- * ledger's order) and their stock read, the order is written with stockShortage already known,
- * and only if it was written (not a twin that committed meanwhile) do the stock, the ledger rows
- * and the acceptance mail follow. One round trip instead of a lookup, BEGIN, order, stock, mail,
- * COMMIT.
+ * A storefront order, paid, with its stock, in one statement and so in one implicit transaction:
+ * its lines matched to the brand's catalog by storefront article and size ($26..$29), priced
+ * (the given price, else the size's, else the product's), the sizes locked in the ledger's order,
+ * the order written with stockShortage known, then the stock, the lines, the ledger rows and the
+ * acceptance mail. An order the brand already has with this partnerOrderId is read instead (the
+ * repeat check) and nothing is matched, locked or written; so is nothing when a line matches no
+ * size ("unmatched": the caller asks the matcher which, for the 422). One round trip instead of
+ * a lookup, a matching query, BEGIN, order, stock, mail, COMMIT.
  */
-const ACCEPT_WITH_STOCK: Prepared = {
-  name: 'accept_order_with_stock',
+const ACCEPT_STOREFRONT_ORDER: Prepared = {
+  name: 'accept_storefront_order',
   text: `WITH earlier AS (${earlierOrderSql('$1', '$4')}),
-       locked AS (${LedgerSql.lockSizes('$36', 'NOT EXISTS (SELECT 1 FROM earlier)')}),
+       matched AS (
+         SELECT l.line::int AS line, p.id AS product_id, s.id AS size_id, p.article, p.storefront_article, s.name AS size,
+                l.quantity, COALESCE(l.price, s.price_kopeks, p.price_kopeks) AS price
+           FROM unnest($26::text[], $27::text[], $28::int[], $29::bigint[]) WITH ORDINALITY AS l(article, size_key, quantity, price, line)
+           JOIN products p ON p.brand_id = $1 AND p.storefront_article = l.article
+           JOIN product_sizes s ON s.product_id = p.id AND s.name_key = l.size_key
+          WHERE NOT EXISTS (SELECT 1 FROM earlier)
+       ),
+       ready AS (SELECT NOT EXISTS (SELECT 1 FROM earlier) AND (SELECT count(*) FROM matched) = cardinality($26::text[]) AS ok),
+       per_size AS (SELECT size_id AS id, -sum(quantity)::int AS delta FROM matched WHERE (SELECT ok FROM ready) GROUP BY size_id),
+       locked AS (${LedgerSql.lockSizes('(SELECT array_agg(id) FROM per_size)')}),
        created AS (
          INSERT INTO orders (${ORDER_COLUMNS}, stock_shortage, stock_deducted_at)
-         SELECT ${ORDER_VALUES},
-                EXISTS (SELECT 1 FROM locked l JOIN unnest($36::int[], $37::int[]) AS d(id, delta) ON d.id = l.id
-                         WHERE l.stock + d.delta < 0),
+         SELECT ${ORDER_VALUES}, money.items, money.items + ${DELIVERY_COST}::bigint,
+                EXISTS (SELECT 1 FROM locked l JOIN per_size d ON d.id = l.id WHERE l.stock + d.delta < 0),
                 now()
-          WHERE NOT EXISTS (SELECT 1 FROM earlier)
+           FROM (SELECT sum(price * quantity)::bigint AS items FROM matched) AS money
+          WHERE (SELECT ok FROM ready)
          ON CONFLICT (brand_id, partner_order_id) DO NOTHING
-         RETURNING id, order_number, hash
+         RETURNING id, order_number, hash, total_kopeks
        ),
-       updated AS (${LedgerSql.addDeltas({ locked: 'locked', sizeIds: '$36', deltas: '$37', brandId: '$1', condition: 'EXISTS (SELECT 1 FROM created)' })}),
-       lines AS (${insertLines(28)}),
+       updated AS (${LedgerSql.addDeltas({
+         locked: 'locked',
+         sizeIds: '(SELECT array_agg(id ORDER BY id) FROM per_size)',
+         deltas: '(SELECT array_agg(delta ORDER BY id) FROM per_size)',
+         brandId: '$1',
+         condition: 'EXISTS (SELECT 1 FROM created)',
+       })}),
+       lines AS (
+         INSERT INTO order_items (order_id, line, product_id, size_id, article, storefront_article, size, quantity, price_kopeks, line_total_kopeks)
+         SELECT created.id, m.line, m.product_id, m.size_id, m.article, m.storefront_article, m.size, m.quantity, m.price, m.price * m.quantity
+           FROM created, matched m
+       ),
        moved AS (${LedgerSql.recordMovements(
-         `SELECT $1::int, m.size_id, -m.quantity, 'order', created.id, NULL::int, NULL::text, $38::text, $39::int
-            FROM created, unnest($30::int[], $34::int[]) AS m(size_id, quantity)`,
+         `SELECT $1::int, m.size_id, -m.quantity, 'order', created.id, NULL::int, NULL::text, $30::text, $31::int
+            FROM created, matched m`,
        )}),
        mail AS (${enqueueSql(
-         `SELECT 'mail.order_accepted', jsonb_build_object('orderId', created.id), 'order_accepted:' || created.id FROM created WHERE $40::boolean`,
+         `SELECT 'mail.order_accepted', jsonb_build_object('orderId', created.id), 'order_accepted:' || created.id FROM created WHERE $32::boolean`,
        )})
-       SELECT true AS created, id, order_number, hash, NULL::bigint AS total_kopeks, NULL::text AS request_fingerprint FROM created
+       SELECT 'created' AS outcome, id, order_number, hash, total_kopeks, NULL::text AS request_fingerprint FROM created
        UNION ALL
-       SELECT false, id, order_number, hash, total_kopeks, request_fingerprint FROM earlier`,
+       SELECT 'earlier', id, order_number, hash, total_kopeks, request_fingerprint FROM earlier
+       UNION ALL
+       SELECT 'unmatched', NULL, NULL, NULL, NULL, NULL WHERE NOT (SELECT ok FROM ready) AND NOT EXISTS (SELECT 1 FROM earlier)`,
 };
 
 /** Writes an order and its lines (and, for a paid order, its stock) in one statement. */
@@ -124,33 +165,42 @@ export class OrderWriter {
    * constraint decides, so concurrent twins cannot both be written.
    */
   async insert(tx: EntityManager, order: NewOrder): Promise<OrderRef | null> {
-    const inserted = await runPreparedIn<InsertedRow>(tx, INSERT_ORDER, [...orderValues(order), ...lineArrays(order)]);
-    return refOf(order, inserted[0]);
+    const money = totals(order);
+    const inserted = await runPreparedIn<InsertedRow>(tx, INSERT_ORDER, [
+      ...orderValues(order),
+      money.items,
+      money.total,
+      ...lineArrays(order),
+    ]);
+    const row = inserted[0];
+    return row ? { id: row.id, orderNumber: row.order_number, hash: row.hash, totalKopeks: money.total } : null;
   }
 
   /**
-   * A paid order, its stock deducted through the ledger, and its acceptance mail when asked for,
-   * all or nothing; or the order the brand already has with this partnerOrderId. Null when a twin
-   * committed while this one was being written (read it with a new snapshot).
+   * A storefront order matched, priced and written with its stock, ledger rows and (when asked
+   * for) acceptance mail, all or nothing; or the order the brand already has with this
+   * partnerOrderId; or `unmatched` when a line matches no size of the brand (nothing written).
+   * Null when a twin committed while this one was being written (read it with a new snapshot).
    */
-  async insertPaidWithStock(
-    order: NewOrder,
+  async acceptStorefrontOrder(
+    order: StorefrontOrder,
     actor: LedgerActor,
     options: { acceptanceMail: boolean },
-  ): Promise<{ created: OrderRef } | { earlier: EarlierOrder } | null> {
-    const { sizeIds, deltas } = totalsBySize(order.lines.map((line) => ({ sizeId: line.sizeId, delta: -line.quantity })));
-    const rows = await runPrepared<EarlierRow & { created: boolean }>(this.db, ACCEPT_WITH_STOCK, [
+  ): Promise<{ created: OrderRef } | { earlier: EarlierOrder } | 'unmatched' | null> {
+    const rows = await runPrepared<EarlierRow & { outcome: 'created' | 'earlier' | 'unmatched' }>(this.db, ACCEPT_STOREFRONT_ORDER, [
       ...orderValues(order),
-      ...lineArrays(order),
-      sizeIds,
-      deltas,
+      order.lines.map((l) => l.storefrontArticle),
+      order.lines.map((l) => sizeKeyOf(l.size)),
+      order.lines.map((l) => l.quantity),
+      order.lines.map((l) => l.priceKopeks ?? null),
       actor.kind,
       actor.id,
       options.acceptanceMail,
     ]);
     const row = rows[0];
     if (!row) return null;
-    return row.created ? { created: refOf(order, row)! } : { earlier: earlierOrderOf(row) };
+    if (row.outcome === 'unmatched') return 'unmatched';
+    return row.outcome === 'earlier' ? { earlier: earlierOrderOf(row) } : { created: refOf(row) };
   }
 
   /** The brand's order with this partnerOrderId, read with a new snapshot. */
@@ -176,14 +226,12 @@ interface EarlierRow extends InsertedRow {
   request_fingerprint: string | null;
 }
 
+function refOf(row: EarlierRow): OrderRef {
+  return { id: row.id, orderNumber: row.order_number, hash: row.hash, totalKopeks: Number(row.total_kopeks) };
+}
+
 function earlierOrderOf(row: EarlierRow): EarlierOrder {
-  return {
-    id: row.id,
-    orderNumber: row.order_number,
-    hash: row.hash,
-    totalKopeks: Number(row.total_kopeks),
-    fingerprint: row.request_fingerprint,
-  };
+  return { ...refOf(row), fingerprint: row.request_fingerprint };
 }
 
 function totals(order: NewOrder) {
@@ -192,13 +240,8 @@ function totals(order: NewOrder) {
   return { items, delivery, total: items + delivery };
 }
 
-function refOf(order: NewOrder, row: InsertedRow | undefined): OrderRef | null {
-  return row ? { id: row.id, orderNumber: row.order_number, hash: row.hash, totalKopeks: totals(order).total } : null;
-}
-
-/** $1..$27 of both statements. */
-function orderValues(order: NewOrder): unknown[] {
-  const money = totals(order);
+/** $1..$25 of both statements: everything but the two sums. */
+function orderValues(order: OrderFacts): unknown[] {
   const name = parseFullName(order.recipient.fullName);
   return [
     order.brandId,
@@ -208,9 +251,7 @@ function orderValues(order: NewOrder): unknown[] {
     order.status,
     order.paymentStatus,
     order.orderedAt,
-    money.items,
-    money.delivery,
-    money.total,
+    order.delivery?.deliveryCostKopeks ?? 0,
     order.promoCode ?? null,
     order.comment ?? null,
     order.recipient.fullName.trim(),
@@ -231,7 +272,7 @@ function orderValues(order: NewOrder): unknown[] {
   ];
 }
 
-/** The lines as eight parallel arrays, for unnest. */
+/** The lines as eight parallel arrays, for unnest ($28..$35 of INSERT_ORDER). */
 function lineArrays(order: NewOrder): unknown[] {
   return [
     order.lines.map((_, i) => i + 1),

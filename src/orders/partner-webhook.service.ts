@@ -4,13 +4,16 @@ import type { RequestContext } from '../common/context/request-context';
 import { AppError } from '../common/errors/app-error';
 import type { PartnerOrderDto } from './dto/partner-order.dto';
 import { requestFingerprint } from './order-identity';
-import { EarlierOrder, OrderRef, OrderWriter } from './order-writer';
+import { EarlierOrder, OrderRef, OrderWriter, type StorefrontOrder } from './order-writer';
 import { RecentOrders } from './recent-orders';
 
 export interface WebhookOutcome {
   status: 200 | 201;
   body: { ok: true; duplicate: boolean; order: OrderRef; bodyMismatch?: true };
 }
+
+// A write that finds an unmatched line the matcher then cannot find is retried this many times.
+const MAX_ATTEMPTS = 3;
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
@@ -45,51 +48,54 @@ export class PartnerWebhookService {
     const remembered = this.recent.find(brandId, partnerOrderId);
     if (remembered) return this.duplicate(brandId, partnerOrderId, remembered, fingerprint);
 
-    const { lines, problems } = await this.matcher.byStorefrontArticle(brandId, body.items);
-    if (problems.length > 0) {
-      // The repeat decides first: a retry of an accepted order gets 200 even if the catalog changed since.
-      const earlier = await this.writer.findByPartnerId(brandId, partnerOrderId);
-      if (earlier) return this.duplicate(brandId, partnerOrderId, earlier, fingerprint);
-      throw new AppError(422, problems[0], problems);
-    }
-    const priced = body.items.map((item, i) => ({
-      ...lines[i]!,
-      quantity: item.quantity,
-      priceKopeks: item.priceKopeks ?? lines[i]!.catalogPriceKopeks,
-    }));
-
-    // The repeat check is part of the write: one round trip for a new order and for a repeat.
-    const outcome = await this.writer.insertPaidWithStock(
-      {
-        brandId,
-        source: 'storefront',
-        partnerOrderId,
-        status: 'paid',
-        paymentStatus: 'paid',
-        orderedAt: orderedAt(body.orderDate, receivedAt),
-        recipient: body.recipient,
-        delivery: body.delivery,
-        carrierOrderUuid: body.carrierOrderUuid,
-        carrierTrackingNumber: body.carrierTrackingNumber,
-        waybillUrl: body.waybillUrl,
-        promoCode: body.promoCode,
-        comment: body.comment,
-        requestFingerprint: fingerprint,
-        lines: priced,
-      },
-      { kind: ctx.principal?.kind ?? null, id: ctx.principal?.id ?? null },
-      { acceptanceMail: Boolean(body.recipient.email) },
-    );
-    if (outcome && 'created' in outcome) {
+    const order: StorefrontOrder = {
+      brandId,
+      source: 'storefront',
+      partnerOrderId,
+      status: 'paid',
+      paymentStatus: 'paid',
+      orderedAt: orderedAt(body.orderDate, receivedAt),
+      recipient: body.recipient,
+      delivery: body.delivery,
+      carrierOrderUuid: body.carrierOrderUuid,
+      carrierTrackingNumber: body.carrierTrackingNumber,
+      waybillUrl: body.waybillUrl,
+      promoCode: body.promoCode,
+      comment: body.comment,
+      requestFingerprint: fingerprint,
+      lines: body.items.map((item) => ({
+        storefrontArticle: item.article,
+        size: item.size,
+        quantity: item.quantity,
+        priceKopeks: item.priceKopeks,
+      })),
+    };
+    const actor = { kind: ctx.principal?.kind ?? null, id: ctx.principal?.id ?? null };
+    // The repeat check and the matching are part of the write: one round trip for a new order and for a repeat.
+    for (let attempt = 1; ; attempt++) {
+      const outcome = await this.writer.acceptStorefrontOrder(order, actor, { acceptanceMail: Boolean(body.recipient.email) });
+      if (outcome === null) {
+        // A concurrent request with the same number committed first.
+        const twin = await this.writer.findByPartnerId(brandId, partnerOrderId);
+        if (!twin) throw new Error(`order ${partnerOrderId} of brand ${brandId} conflicted but cannot be found`);
+        return this.duplicate(brandId, partnerOrderId, twin, fingerprint);
+      }
+      if (outcome === 'unmatched') {
+        const { problems } = await this.matcher.byStorefrontArticle(brandId, body.items);
+        if (problems.length > 0) {
+          // The repeat decides first: a retry of an accepted order gets 200 even if the catalog changed since.
+          const earlier = await this.writer.findByPartnerId(brandId, partnerOrderId);
+          if (earlier) return this.duplicate(brandId, partnerOrderId, earlier, fingerprint);
+          throw new AppError(422, problems[0], problems);
+        }
+        // The catalog changed between the write and the matcher's look: try the write again.
+        if (attempt < MAX_ATTEMPTS) continue;
+        throw new Error(`order ${partnerOrderId} of brand ${brandId}: the catalog kept changing under it`);
+      }
+      if ('earlier' in outcome) return this.duplicate(brandId, partnerOrderId, outcome.earlier, fingerprint);
       this.recent.remember(brandId, partnerOrderId, { ...outcome.created, fingerprint });
       return { status: 201, body: { ok: true, duplicate: false, order: outcome.created } };
     }
-    if (outcome) return this.duplicate(brandId, partnerOrderId, outcome.earlier, fingerprint);
-
-    // A concurrent request with the same number committed first.
-    const twin = await this.writer.findByPartnerId(brandId, partnerOrderId);
-    if (!twin) throw new Error(`order ${partnerOrderId} of brand ${brandId} conflicted but cannot be found`);
-    return this.duplicate(brandId, partnerOrderId, twin, fingerprint);
   }
 
   private duplicate(brandId: number, partnerOrderId: string, earlier: EarlierOrder, fingerprint: string): WebhookOutcome {

@@ -1,0 +1,56 @@
+import type { CatalogMatcher } from '../catalog/catalog-matcher';
+import type { RequestContext } from '../common/context/request-context';
+import { AppError } from '../common/errors/app-error';
+import type { PartnerOrderDto } from './dto/partner-order.dto';
+import type { OrderWriter } from './order-writer';
+import { PartnerWebhookService } from './partner-webhook.service';
+import { RecentOrders } from './recent-orders';
+
+const ctx = { brandId: 7, principal: { kind: 'integration_key', id: 1 } } as unknown as RequestContext;
+const body = {
+  partnerOrderId: 'P-1',
+  recipient: { fullName: 'Ivanov Ivan', phone: '+7 912 000-00-00' },
+  items: [{ article: 'SF-1', size: 'M', quantity: 1 }],
+} as PartnerOrderDto;
+const created = { id: 1, orderNumber: '1001', hash: 'h', totalKopeks: 100 };
+
+/** The write's answers in turn, and what the matcher says of the lines when the write finds one unmatched. */
+function serviceWith(outcomes: unknown[], problems: string[], earlier: unknown = null) {
+  const writer = {
+    acceptStorefrontOrder: jest.fn().mockImplementation(async () => outcomes.shift()),
+    findByPartnerId: jest.fn().mockResolvedValue(earlier),
+  };
+  const matcher = { byStorefrontArticle: jest.fn().mockResolvedValue({ lines: [], problems }) };
+  const service = new PartnerWebhookService(matcher as unknown as CatalogMatcher, writer as unknown as OrderWriter, new RecentOrders());
+  return { service, writer, matcher };
+}
+
+describe('PartnerWebhookService when the write finds a line unmatched', () => {
+  it('answers 422 with the matcher’s problems when no earlier order has the number', async () => {
+    const { service, writer } = serviceWith(['unmatched'], ['items.0: storefront article "SF-1" matches no product']);
+    const error = await service.accept(ctx, body).catch((e: AppError) => e);
+    expect(error).toBeInstanceOf(AppError);
+    expect([(error as AppError).status, (error as AppError).details]).toEqual([
+      422,
+      ['items.0: storefront article "SF-1" matches no product'],
+    ]);
+    expect(writer.acceptStorefrontOrder).toHaveBeenCalledTimes(1);
+  });
+
+  it('answers 200 with the earlier order when a twin committed meanwhile: the repeat wins over unmatched lines', async () => {
+    const { service } = serviceWith(['unmatched'], ['items.0: no such size'], { ...created, fingerprint: null });
+    expect(await service.accept(ctx, body)).toEqual({ status: 200, body: { ok: true, duplicate: true, order: created } });
+  });
+
+  it('writes again when the catalog changed between the write and the matcher’s look', async () => {
+    const { service, writer } = serviceWith(['unmatched', { created }], []);
+    expect(await service.accept(ctx, body)).toEqual({ status: 201, body: { ok: true, duplicate: false, order: created } });
+    expect(writer.acceptStorefrontOrder).toHaveBeenCalledTimes(2);
+  });
+
+  it('gives up after three writes rather than loop while the catalog keeps changing', async () => {
+    const { service, writer } = serviceWith(['unmatched', 'unmatched', 'unmatched', { created }], []);
+    await expect(service.accept(ctx, body)).rejects.toThrow('the catalog kept changing');
+    expect(writer.acceptStorefrontOrder).toHaveBeenCalledTimes(3);
+  });
+});
