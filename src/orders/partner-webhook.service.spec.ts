@@ -54,3 +54,21 @@ describe('PartnerWebhookService when the write finds a line unmatched', () => {
     expect(writer.acceptStorefrontOrder).toHaveBeenCalledTimes(3);
   });
 });
+
+describe('PartnerWebhookService on a retry this instance has answered before', () => {
+  it('answers from memory: no matching, no write', async () => {
+    const { service, writer, matcher } = serviceWith([{ created }], []);
+    expect((await service.accept(ctx, body)).status).toBe(201);
+    expect(await service.accept(ctx, body)).toEqual({ status: 200, body: { ok: true, duplicate: true, order: created } });
+    expect(writer.acceptStorefrontOrder).toHaveBeenCalledTimes(1);
+    expect(writer.findByPartnerId).not.toHaveBeenCalled();
+    expect(matcher.byStorefrontArticle).not.toHaveBeenCalled();
+  });
+
+  it('still flags a retry whose body differs', async () => {
+    const { service } = serviceWith([{ created }], []);
+    await service.accept(ctx, body);
+    const changed = { ...body, items: [{ article: 'SF-1', size: 'M', quantity: 2 }] } as PartnerOrderDto;
+    expect((await service.accept(ctx, changed)).body.bodyMismatch).toBe(true);
+  });
+});
