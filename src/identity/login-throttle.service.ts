@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppError } from '../common/errors/app-error';
@@ -6,6 +6,8 @@ import { ErrorText } from '../common/errors/error-texts';
 
 export const LOGIN_FAILURE_LIMIT = 10;
 export const LOGIN_WINDOW_SECONDS = 15 * 60;
+// Failures of e-mails nobody tries again would stay forever; each instance clears them this often.
+const SWEEP_EVERY_MS = 60_000;
 
 /**
  * At most 10 failed logins per e-mail in any 15 minutes, across every instance. An attempt takes
@@ -14,10 +16,14 @@ export const LOGIN_WINDOW_SECONDS = 15 * 60;
  */
 @Injectable()
 export class LoginThrottle {
+  private readonly logger = new Logger(LoginThrottle.name);
+  private lastSweep = 0;
+
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   /** Returns the slot's id, or throws 429 with Retry-After when the e-mail is locked. */
   async reserve(email: string): Promise<string> {
+    this.sweepNowAndThen();
     return this.db.transaction(async (tx) => {
       await tx.query(`SELECT pg_advisory_xact_lock(hashtext('login:' || $1))`, [email]);
       await tx.query(`DELETE FROM login_failures WHERE email = $1 AND attempted_at <= now() - make_interval(secs => $2)`, [
@@ -42,5 +48,17 @@ export class LoginThrottle {
   /** A correct password clears the e-mail's failures, including the slot just taken. */
   async succeeded(email: string): Promise<void> {
     await this.db.query('DELETE FROM login_failures WHERE email = $1', [email]);
+  }
+
+  /**
+   * Expired failures of every e-mail, at most once a minute per instance and only while logins
+   * come in (without logins nothing new is written). Not awaited: a login does not wait for it.
+   */
+  private sweepNowAndThen(): void {
+    if (Date.now() - this.lastSweep < SWEEP_EVERY_MS) return;
+    this.lastSweep = Date.now();
+    this.db
+      .query(`DELETE FROM login_failures WHERE attempted_at <= now() - make_interval(secs => $1)`, [LOGIN_WINDOW_SECONDS])
+      .catch((error: Error) => this.logger.warn(`could not sweep expired login failures: ${error.message}`));
   }
 }

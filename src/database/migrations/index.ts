@@ -4,6 +4,7 @@ import { CatalogInventoryOrderLines1763769800000 } from './1763769800000-catalog
 import { PaymentCarrierFlows1763769900000 } from './1763769900000-payment-carrier-flows';
 import { BrandOrderCounts1763770000000 } from './1763770000000-brand-order-counts';
 import { LedgerRowsInTheirBrand1763770100000 } from './1763770100000-ledger-rows-in-their-brand';
+import { LoginFailuresByTime1763770200000 } from './1763770200000-login-failures-by-time';
 
 /** Every migration, in order. A new migration is added here as well as in its own file. */
 export const migrations = [
@@ -13,4 +14,5 @@ export const migrations = [
   PaymentCarrierFlows1763769900000,
   BrandOrderCounts1763770000000,
   LedgerRowsInTheirBrand1763770100000,
+  LoginFailuresByTime1763770200000,
 ];

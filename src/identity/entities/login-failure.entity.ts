@@ -2,6 +2,7 @@ import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
 @Entity('login_failures')
 @Index('ix_login_failures_email_at', ['email', 'attemptedAt'])
+@Index('ix_login_failures_at', ['attemptedAt'])
 export class LoginFailureEntity {
   @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'BY DEFAULT' })
   id: string;
