@@ -1,0 +1,43 @@
+import autocannon from 'autocannon';
+
+export const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+export const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
+export const CONNECTIONS = 50;
+
+export interface ScenarioResult {
+  reqPerSec: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  statuses: Record<string, number>;
+}
+
+export type NextRequest = () => { method: string; path: string; headers: Record<string, string>; body?: string };
+
+/** One scenario: autocannon at CONNECTIONS connections for `duration` seconds, each request from `next`. */
+export async function run(base: string, name: string, next: NextRequest, duration = DURATION): Promise<ScenarioResult> {
+  const statuses: Record<string, number> = {};
+  const result = await autocannon({
+    url: base,
+    connections: CONNECTIONS,
+    duration,
+    requests: [
+      {
+        setupRequest: (request: Record<string, unknown>) => ({ ...request, ...next() }),
+      },
+    ],
+    setupClient: (client: { on(event: string, listener: (status: number) => void): void }) => {
+      client.on('response', (status: number) => {
+        statuses[status] = (statuses[status] ?? 0) + 1;
+      });
+    },
+  } as unknown as autocannon.Options);
+  const errors =
+    result.errors +
+    result.timeouts +
+    Object.entries(statuses)
+      .filter(([s]) => Number(s) >= 300 || Number(s) < 200)
+      .reduce((n, [, c]) => n + c, 0);
+  process.stderr.write(`${name}: done\n`);
+  return { reqPerSec: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, errors, statuses };
+}
