@@ -12,7 +12,7 @@ import { Pool } from 'pg';
 import { fingerprintOf, isWellFormedIntegrationKey } from '../src/access-keys/integration-key-format';
 import { VERIFY_KEY, type VerifiedKeyRow } from '../src/access-keys/verify-key.query';
 import { SETTINGS_MANAGE } from '../src/common/context/permissions';
-import { LIST_ORDERS } from '../src/orders/order-list.query';
+import { BRAND_TOTAL, LIST_ORDERS } from '../src/orders/order-list.query';
 import { toOrderSummary, type OrderSummaryRow } from '../src/orders/order-views';
 
 const pool = new Pool({ connectionString: process.env.REFERENCE_DATABASE_URL, max: Number(process.env.REFERENCE_POOL_SIZE ?? 30) });
@@ -35,7 +35,12 @@ async function listOrders(authorization: string | undefined, query: URLSearchPar
     return [400, { error: 'bad page' }];
   }
   const page = await pool.query<OrderSummaryRow & { total: string }>({ ...LIST_ORDERS, values: [row.brand_id, limit, offset] });
-  return [200, { items: page.rows.map(toOrderSummary), total: Number(page.rows[0]?.total ?? 0) }];
+  // As the service: a page past the end has no row to carry the total.
+  const total =
+    page.rows.length > 0 || offset === 0
+      ? Number(page.rows[0]?.total ?? 0)
+      : Number((await pool.query<{ n: string }>(`SELECT (${BRAND_TOTAL}) AS n`, [row.brand_id])).rows[0].n);
+  return [200, { items: page.rows.map(toOrderSummary), total }];
 }
 
 createServer((request, response) => {
