@@ -48,28 +48,7 @@ export class PartnerWebhookService {
     const remembered = this.recent.find(brandId, partnerOrderId);
     if (remembered) return this.duplicate(brandId, partnerOrderId, remembered, fingerprint);
 
-    const order: StorefrontOrder = {
-      brandId,
-      source: 'storefront',
-      partnerOrderId,
-      status: 'paid',
-      paymentStatus: 'paid',
-      orderedAt: orderedAt(body.orderDate, receivedAt),
-      recipient: body.recipient,
-      delivery: body.delivery,
-      carrierOrderUuid: body.carrierOrderUuid,
-      carrierTrackingNumber: body.carrierTrackingNumber,
-      waybillUrl: body.waybillUrl,
-      promoCode: body.promoCode,
-      comment: body.comment,
-      requestFingerprint: fingerprint,
-      lines: body.items.map((item) => ({
-        storefrontArticle: item.article,
-        size: item.size,
-        quantity: item.quantity,
-        priceKopeks: item.priceKopeks,
-      })),
-    };
+    const order = storefrontOrder(body, { brandId, partnerOrderId, fingerprint, receivedAt });
     const actor = { kind: ctx.principal?.kind ?? null, id: ctx.principal?.id ?? null };
     // The repeat check and the matching are part of the write: one round trip for a new order and for a repeat.
     for (let attempt = 1; ; attempt++) {
@@ -108,4 +87,33 @@ export class PartnerWebhookService {
     }
     return { status: 200, body };
   }
+}
+
+/** The webhook body as the order the write statement takes. */
+function storefrontOrder(
+  body: PartnerOrderDto,
+  facts: { brandId: number; partnerOrderId: string; fingerprint: string; receivedAt: Date },
+): StorefrontOrder {
+  return {
+    brandId: facts.brandId,
+    source: 'storefront',
+    partnerOrderId: facts.partnerOrderId,
+    status: 'paid',
+    paymentStatus: 'paid',
+    orderedAt: orderedAt(body.orderDate, facts.receivedAt),
+    recipient: body.recipient,
+    delivery: body.delivery,
+    carrierOrderUuid: body.carrierOrderUuid,
+    carrierTrackingNumber: body.carrierTrackingNumber,
+    waybillUrl: body.waybillUrl,
+    promoCode: body.promoCode,
+    comment: body.comment,
+    requestFingerprint: facts.fingerprint,
+    lines: body.items.map((item) => ({
+      storefrontArticle: item.article,
+      size: item.size,
+      quantity: item.quantity,
+      priceKopeks: item.priceKopeks,
+    })),
+  };
 }
