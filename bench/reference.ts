@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { settle } from './database';
 import { run, WARMUP, type NextRequest, type ScenarioResult } from './load';
@@ -11,20 +11,8 @@ import { stopService } from './service-process';
  */
 export async function measureReference(url: string, next: NextRequest): Promise<ScenarioResult> {
   const port = 3990 + Math.floor(Math.random() * 9);
-  const server = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', path.resolve(__dirname, 'reference-server.ts')], {
-    env: {
-      ...process.env,
-      REFERENCE_DATABASE_URL: url,
-      REFERENCE_PORT: String(port),
-      REFERENCE_POOL_SIZE: process.env.DATABASE_POOL_SIZE ?? '30',
-    },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+  const server = await startReferenceServer(url, port, Number(process.env.DATABASE_POOL_SIZE ?? 30));
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('message', () => resolve());
-      server.once('exit', (code) => reject(new Error(`the reference server exited (${code})`)));
-    });
     const base = `http://127.0.0.1:${port}`;
     await settle(url);
     // The service had warmed up its JIT and its connections before admin_list; so does the reference.
@@ -33,6 +21,19 @@ export async function measureReference(url: string, next: NextRequest): Promise<
   } finally {
     await stopService(server);
   }
+}
+
+/** bench/reference-server.ts on `port`, listening once this resolves. */
+export async function startReferenceServer(databaseUrl: string, port: number, poolSize: number): Promise<ChildProcess> {
+  const server = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', path.resolve(__dirname, 'reference-server.ts')], {
+    env: { ...process.env, REFERENCE_DATABASE_URL: databaseUrl, REFERENCE_PORT: String(port), REFERENCE_POOL_SIZE: String(poolSize) },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('message', () => resolve());
+    server.once('exit', (code) => reject(new Error(`the reference server exited (${code})`)));
+  });
+  return server;
 }
 
 export function share(service: ScenarioResult, reference: ScenarioResult): number {

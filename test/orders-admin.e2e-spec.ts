@@ -1,6 +1,5 @@
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import request from 'supertest';
+import { startReferenceServer } from '../bench/reference';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../src/database/data-source-options';
 import { runMigrationsExclusively } from '../src/database/migration-runner';
@@ -38,19 +37,8 @@ describe('GET /orders/admin/all and /orders/admin/:orderId', () => {
 
   it('the bench’s bare reference server answers the list exactly as the service does (so the bench compares like with like)', async () => {
     const port = await freePort();
-    const reference = spawn(
-      process.execPath,
-      ['-r', 'ts-node/register/transpile-only', path.resolve(__dirname, '../bench/reference-server.ts')],
-      {
-        env: { ...process.env, REFERENCE_DATABASE_URL: db.url, REFERENCE_PORT: String(port), REFERENCE_POOL_SIZE: '2' },
-        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-      },
-    );
+    const reference = await startReferenceServer(db.url, port, 2);
     try {
-      await new Promise((resolve, reject) => {
-        reference.once('message', resolve);
-        reference.once('exit', reject);
-      });
       for (const query of ['limit=1', 'limit=2&offset=1', 'limit=50', 'offset=10']) {
         const service = await request(t.http).get(`/orders/admin/all?${query}`).set(reader.headers).expect(200);
         const bare = await fetch(`http://127.0.0.1:${port}/orders/admin/all?${query}`, {
