@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { contextOf } from '../context/context-of';
 import { AppError } from './app-error';
 import { ErrorText } from './error-texts';
 import { isDatabaseUnavailable } from './pg-errors';
@@ -19,7 +20,7 @@ export class ErrorFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
     const response = http.getResponse<FastifyReply>();
-    const path = request.url.split('?')[0];
+    const { path } = contextOf(request);
     const { status, body, headers } = this.describe(exception);
     if (status === 503) {
       this.logger.warn(
