@@ -31,10 +31,13 @@ export const LedgerSql = {
   lockSizes: (sizeIds: string, condition?: string) =>
     `SELECT id, stock FROM product_sizes WHERE id = ANY(${sizeIds}::int[])${condition ? ` AND ${condition}` : ''} ORDER BY id FOR NO KEY UPDATE`,
 
-  /** `stock = stock + delta` for each locked size of the brand, when `condition` holds. Yields (id, stock). */
-  addDeltas: (p: { locked: string; sizeIds: string; deltas: string; brandId: string; condition?: string }) =>
+  /**
+   * `stock = stock + delta` for each locked size of the brand, when `condition` holds; `changes` is
+   * a FROM item of (size id, delta), one row a size. Yields (id, stock).
+   */
+  addDeltas: (p: { locked: string; changes: string; brandId: string; condition?: string }) =>
     `UPDATE product_sizes s SET stock = s.stock + d.delta
-       FROM ${p.locked} AS l JOIN unnest(${p.sizeIds}::int[], ${p.deltas}::int[]) AS d(id, delta) ON d.id = l.id
+       FROM ${p.locked} AS l JOIN ${p.changes} AS d(id, delta) ON d.id = l.id
       WHERE s.id = l.id AND s.brand_id = ${p.brandId}${p.condition ? ` AND ${p.condition}` : ''}
       RETURNING s.id, s.stock`,
 
@@ -50,7 +53,7 @@ export const LedgerSql = {
 const APPLY_CHANGES: Prepared = {
   name: 'apply_stock_changes',
   text: `WITH locked AS (${LedgerSql.lockSizes('$1')}),
-       updated AS (${LedgerSql.addDeltas({ locked: 'locked', sizeIds: '$1', deltas: '$2', brandId: '$3' })}),
+       updated AS (${LedgerSql.addDeltas({ locked: 'locked', changes: 'unnest($1::int[], $2::int[])', brandId: '$3' })}),
        moved AS (${LedgerSql.recordMovements(
          `SELECT $3, m.size_id, m.delta, m.reason, m.order_id, m.acceptance_id, m.note, $4, $5
             FROM unnest($6::int[], $7::int[], $8::text[], $9::int[], $10::int[], $11::text[])

@@ -81,13 +81,7 @@ export const ACCEPT_STOREFRONT_ORDER: Prepared = {
          ON CONFLICT (brand_id, partner_order_id) DO NOTHING
          RETURNING id, order_number, hash, total_kopeks
        ),
-       updated AS (${LedgerSql.addDeltas({
-         locked: 'locked',
-         sizeIds: '(SELECT array_agg(id ORDER BY id) FROM per_size)',
-         deltas: '(SELECT array_agg(delta ORDER BY id) FROM per_size)',
-         brandId: '$1',
-         condition: 'EXISTS (SELECT 1 FROM created)',
-       })}),
+       updated AS (${LedgerSql.addDeltas({ locked: 'locked', changes: 'per_size', brandId: '$1', condition: 'EXISTS (SELECT 1 FROM created)' })}),
        lines AS (
          INSERT INTO order_items (order_id, line, product_id, size_id, article, storefront_article, size, quantity, price_kopeks, line_total_kopeks)
          SELECT created.id, m.line, m.product_id, m.size_id, m.article, m.storefront_article, m.size, m.quantity, m.price, m.price * m.quantity
