@@ -3,7 +3,8 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import type { RawServerDefault } from 'fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
-import { parseJsonBody } from './common/http/json-body';
+import { answerClientError } from './common/http/client-error';
+import { assertUtf8, parseJsonBody } from './common/http/json-body';
 import { assignRequestId } from './common/http/request-id';
 import { ErrorFilter } from './common/errors/error.filter';
 import { createValidationPipe } from './common/validation/validation.pipe';
@@ -25,6 +26,7 @@ export function createHttpAdapter(options: { trustProxy: boolean }): FastifyAdap
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: options.trustProxy,
     genReqId: assignRequestId,
+    clientErrorHandler: answerClientError,
   });
 }
 
@@ -40,8 +42,9 @@ export function setupApp(app: NestFastifyApplication): NestFastifyApplication {
   fastify.removeContentTypeParser('text/plain');
   // One JSON parser with our errors; an empty body reads as {} (clients send Content-Type:
   // application/json on bodiless POSTs).
-  app.useBodyParser<RawServerDefault>('application/json', { bodyLimit: BODY_LIMIT_BYTES }, (_request, body, done) => {
+  app.useBodyParser<RawServerDefault>('application/json', { bodyLimit: BODY_LIMIT_BYTES }, (request, body, done) => {
     try {
+      assertUtf8(request.headers['content-type']);
       done(null, parseJsonBody(body.toString('utf8')));
     } catch (error) {
       done(error as Error, undefined);

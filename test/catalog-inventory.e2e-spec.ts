@@ -140,7 +140,7 @@ describe('catalog, inventory, production API and platform orders', () => {
       expect(invalid.body.details).toEqual([
         'storefrontArticle must be a string',
         'name must be longer than or equal to 1 characters',
-        'priceKopeks must not be less than 0',
+        'priceKopeks must be an integer from 0 to 100000000',
       ]);
     });
 

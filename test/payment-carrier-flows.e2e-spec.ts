@@ -143,7 +143,7 @@ describe('payment confirmation and carrier delivery flows', () => {
       expect(response.body.details).toEqual([
         'eventId must not be empty',
         'orderNumber must be a string',
-        'amountKopeks must be an integer number',
+        'amountKopeks must be an integer from 0 to 5000000100000000',
         'status must be one of the following values: succeeded, failed',
         'paidAt must be a valid ISO 8601 date string',
       ]);

@@ -80,11 +80,11 @@ describe('production sites, site keys and the production API', () => {
     }
   });
 
-  it('answers its own texts: no header → Missing Authorization: Bearer <apiKey>; anything unknown → Invalid or inactive API key', async () => {
+  it('answers its own texts: no header → Missing Authorization: Bearer <apiKey>; any other header → Invalid or inactive API key', async () => {
     const missing = await request(t.http).get('/production-api/me').expect(401);
     expect(missing.body.error).toBe('Missing Authorization: Bearer <apiKey>');
     const notBearer = await request(t.http).get('/production-api/me').set('Authorization', 'Basic abc').expect(401);
-    expect(notBearer.body.error).toBe('Missing Authorization: Bearer <apiKey>');
+    expect(notBearer.body.error).toBe('Invalid or inactive API key');
     const integration = await issueKey(fx, brandA, { fullAccess: true });
     for (const value of ['0'.repeat(48), 'not-a-key', 'ABCDEF'.repeat(8), integration.key, fx.admin.token]) {
       const response = await request(t.http).get('/production-api/me').set('Authorization', `Bearer ${value}`).expect(401);

@@ -61,6 +61,8 @@ export class InventoryService {
   }
 
   async movements(ctx: RequestContext, query: { sizeId?: number; limit: number }) {
+    // A filter addresses a record as a path does: another brand's size is a 403, not an empty list.
+    if (query.sizeId !== undefined && (await this.matcher.byIds(ctx, [query.sizeId])).missing.length > 0) throw AppError.notFound();
     const rows: Array<{
       id: string;
       size_id: number;

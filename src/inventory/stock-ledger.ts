@@ -1,5 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { AppError } from '../common/errors/app-error';
+import { ErrorText } from '../common/errors/error-texts';
+import { isOutOfRange } from '../common/errors/pg-errors';
 import { runPreparedIn, type Prepared } from '../database/prepared';
 import type { StockReason } from './stock-movement.entity';
 
@@ -96,7 +99,10 @@ export class StockLedger {
       nonZero.map((c) => c.orderId ?? null),
       nonZero.map((c) => c.acceptanceId ?? null),
       nonZero.map((c) => c.note ?? null),
-    ]);
+    ]).catch((error: unknown) => {
+      // The caller's transaction rolls back with this error, so neither stock nor ledger moves.
+      throw isOutOfRange(error) ? new AppError(422, ErrorText.stockOutOfRange) : error;
+    });
     return new Map(updated.map((row) => [row.id, row.stock]));
   }
 }

@@ -1,13 +1,8 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Min } from 'class-validator';
 import { LimitQueryDto } from '../common/validation/limit-query.dto';
+import { SAFE_INT_MAX } from '../common/validation/integer-text';
+import { QueryInt } from '../common/validation/query-int.decorator';
 
 export class JournalQueryDto extends LimitQueryDto {
-  @ApiPropertyOptional({ description: 'Entries with an id below this one (the next page)' })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
+  @QueryInt({ min: 1, max: SAFE_INT_MAX, description: 'Entries after this one in the list (the next page)' })
   before?: number;
 }

@@ -1,19 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsInt,
-  IsObject,
-  IsOptional,
-  IsString,
-  Max,
-  MaxLength,
-  Min,
-  MinLength,
-  ValidateNested,
-} from 'class-validator';
-import { MAX_KOPEKS, SizeDto } from './size.dto';
+import { IsObject, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { IsBoundedJsonObject, type JsonBounds } from '../../common/validation/bounded-json';
+import { ArrayOf, Kopeks } from '../../common/validation/field-decorators';
+import { SizeDto } from './size.dto';
+
+export const ATTRIBUTE_BOUNDS: JsonBounds = { maxDepth: 8, maxKeys: 100, maxBytes: 16 * 1024 };
 
 export class CreateProductDto {
   @ApiProperty({ example: 'Linen shirt' })
@@ -35,22 +26,21 @@ export class CreateProductDto {
   @MaxLength(64)
   storefrontArticle?: string;
 
-  @ApiProperty({ example: 450000 })
-  @IsInt()
-  @Min(0)
-  @Max(MAX_KOPEKS)
+  @Kopeks()
   priceKopeks: number;
 
   @ApiPropertyOptional({ type: [SizeDto] })
   @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(200)
-  @ValidateNested({ each: true })
-  @Type(() => SizeDto)
+  @ArrayOf(() => SizeDto, { max: 200 })
   sizes?: SizeDto[];
 
-  @ApiPropertyOptional({ description: 'Free-form attributes (colour, material, …)' })
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description: `Free-form attributes (colour, material, …): at most ${ATTRIBUTE_BOUNDS.maxDepth} levels deep, ${ATTRIBUTE_BOUNDS.maxKeys} keys and ${ATTRIBUTE_BOUNDS.maxBytes} bytes as JSON`,
+  })
   @IsOptional()
   @IsObject()
+  @IsBoundedJsonObject(ATTRIBUTE_BOUNDS)
   attributes?: Record<string, unknown>;
 }

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { Kopeks } from '../../common/validation/field-decorators';
 
-export const MAX_KOPEKS = 1_000_000_000_000;
 export const MAX_STOCK = 1_000_000;
 
 export class SizeDto {
@@ -11,11 +11,7 @@ export class SizeDto {
   @MaxLength(50)
   name: string;
 
-  @ApiPropertyOptional({ description: 'Own price of the size; the product price otherwise' })
-  @IsOptional()
-  @IsInt()
-  @Min(0)
-  @Max(MAX_KOPEKS)
+  @Kopeks({ optional: true, description: 'Own price of the size; the product price otherwise' })
   priceKopeks?: number;
 
   @ApiPropertyOptional({ description: 'Initial stock (recorded in the stock ledger)', default: 0 })

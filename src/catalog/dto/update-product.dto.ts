@@ -1,11 +1,16 @@
 import { ApiPropertyOptional, OmitType, PartialType } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsOptional, IsString, MaxLength, MinLength, ValidateIf, ValidateNested } from 'class-validator';
+import { IsOptional, IsString, MaxLength, MinLength, ValidateIf } from 'class-validator';
+import { ArrayOf, OptionalNotNull } from '../../common/validation/field-decorators';
 import { CreateProductDto } from './create-product.dto';
 import { SizeDto } from './size.dto';
 
-/** Every field of a new product, optional; the storefront article can be cleared and sizes merge by name. */
-export class UpdateProductDto extends PartialType(OmitType(CreateProductDto, ['storefrontArticle', 'sizes'] as const)) {
+/**
+ * Every field of a new product, optional but not nullable (null would meet a NOT NULL column);
+ * the storefront article alone can be cleared with null, and sizes merge by name.
+ */
+export class UpdateProductDto extends PartialType(OmitType(CreateProductDto, ['storefrontArticle', 'sizes'] as const), {
+  skipNullProperties: false,
+}) {
   @ApiPropertyOptional({ nullable: true, description: 'null clears it (the storefront can no longer order the product)' })
   @ValidateIf((_, value) => value !== null)
   @IsOptional()
@@ -19,10 +24,7 @@ export class UpdateProductDto extends PartialType(OmitType(CreateProductDto, ['s
     description:
       'A size named like an existing one (any case) updates its price; a new name adds a size. Stock changes go through /inventory/adjustments.',
   })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(200)
-  @ValidateNested({ each: true })
-  @Type(() => SizeDto)
+  @OptionalNotNull()
+  @ArrayOf(() => SizeDto, { max: 200 })
   sizes?: SizeDto[];
 }

@@ -16,6 +16,9 @@ export const ErrorText = {
   malformedJson: 'Malformed JSON body',
   payloadTooLarge: 'Payload too large',
   unsupportedMediaType: 'Unsupported media type: send application/json',
+  stockOutOfRange: 'Stock would leave the supported range (PostgreSQL integer): nothing was changed',
+  numberOutOfRange: 'A number in the request is beyond the supported range: nothing was changed',
+  malformedHttpRequest: 'Malformed HTTP request',
   internal: 'Internal server error',
   serviceUnavailable: 'Service unavailable',
 } as const;

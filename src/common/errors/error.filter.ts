@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { contextOf } from '../context/context-of';
 import { AppError } from './app-error';
 import { ErrorText } from './error-texts';
-import { isDatabaseUnavailable } from './pg-errors';
+import { isDatabaseUnavailable, isOutOfRange } from './pg-errors';
 
 interface ErrorBody {
   error: string;
@@ -53,6 +53,9 @@ export class ErrorFilter implements ExceptionFilter {
       const status = exception.getStatus();
       return { status, body: { error: textForStatus(status, exception) } };
     }
+    // A last guard behind the bounds on every field: what a write's arithmetic took out of range
+    // was the request's doing, and its transaction has rolled back.
+    if (isOutOfRange(exception)) return { status: 422, body: { error: ErrorText.numberOutOfRange } };
     if (isDatabaseUnavailable(exception)) {
       return { status: 503, body: { error: ErrorText.serviceUnavailable }, headers: { 'Retry-After': '5' } };
     }

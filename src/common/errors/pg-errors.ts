@@ -12,6 +12,15 @@ export function isForeignKeyViolation(error: unknown): boolean {
   return error instanceof QueryFailedError && (error.driverError as { code?: string }).code === '23503';
 }
 
+/**
+ * PostgreSQL's numeric_value_out_of_range, from TypeORM's wrapper or from the driver itself (the
+ * prepared statements go to pg directly): a sum or a value beyond its column.
+ */
+export function isOutOfRange(error: unknown): boolean {
+  const driverError = error instanceof QueryFailedError ? error.driverError : error;
+  return (driverError as { code?: unknown } | null)?.code === '22003';
+}
+
 const UNAVAILABLE_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',

@@ -17,9 +17,9 @@ export const SESSION_COOKIE = 'session';
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 
 interface RealmRules {
-  /** No usable Authorization header (and, where allowed, no session cookie). */
+  /** No Authorization header (and, where allowed, no session cookie). */
   missing: string;
-  /** A value no resolver of the realm recognises. */
+  /** A header that is not `Bearer <token>`, or a token no resolver of the realm recognises. */
   unknown: string;
   cookies: boolean;
 }
@@ -73,7 +73,8 @@ function readCredential(request: FastifyRequest, rules: RealmRules): Credential 
   const header = request.headers.authorization;
   if (header !== undefined) {
     const match = BEARER.exec(header);
-    if (!match) throw AppError.unauthorized(rules.missing);
+    // Present but not a bearer token: a wrong credential, not a missing one.
+    if (!match) throw AppError.unauthorized(rules.unknown);
     return { token: match[1], source: 'header' };
   }
   // Parsed here, only for a request that may use it, rather than for every request by a middleware.

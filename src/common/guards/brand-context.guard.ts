@@ -7,8 +7,7 @@ import { contextOf } from '../context/context-of';
 import { IS_PUBLIC, NEEDS_BRAND } from '../decorators/auth-metadata';
 import { AppError } from '../errors/app-error';
 import { ErrorText } from '../errors/error-texts';
-
-const POSITIVE_INT = /^[1-9]\d{0,9}$/;
+import { INT4_MAX, parseCanonicalInteger } from '../validation/integer-text';
 
 /**
  * Second of the chain: which brand the request acts in. A path that names the brand decides it;
@@ -31,6 +30,10 @@ export class BrandContextGuard implements CanActivate {
     const raw = (request.params as Record<string, string | undefined> | undefined)?.brandId;
     const pathBrand = parseId(typeof raw === 'string' ? raw : undefined, 'brandId');
     if (pathBrand !== undefined) {
+      // A member who names a brand not theirs is refused by the permission guard; a
+      // superadministrator may name any brand, so one that does not exist is a 404 here, before
+      // a write meets the foreign key.
+      if (principal.isSuperadmin && !(await this.brands.exists(pathBrand))) throw AppError.notFound();
       ctx.brandId = pathBrand;
     } else if (principal.boundBrandId !== null) {
       ctx.brandId = principal.boundBrandId;
@@ -54,8 +57,7 @@ export class BrandContextGuard implements CanActivate {
 
 function parseId(raw: string | undefined, name: string): number | undefined {
   if (raw === undefined) return undefined;
-  if (!POSITIVE_INT.test(raw) || Number(raw) > 2_147_483_647) {
-    throw AppError.badRequest([`${name} must be a positive integer`]);
-  }
-  return Number(raw);
+  const id = parseCanonicalInteger(raw, INT4_MAX);
+  if (id === undefined || id === 0) throw AppError.badRequest([`${name} must be a positive integer`]);
+  return id;
 }

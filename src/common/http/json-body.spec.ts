@@ -1,5 +1,5 @@
 import { AppError } from '../errors/app-error';
-import { parseJsonBody } from './json-body';
+import { MAX_BODY_DEPTH, parseJsonBody } from './json-body';
 
 function refusalOf(text: string): AppError {
   try {
@@ -41,5 +41,21 @@ describe('parseJsonBody', () => {
     const error = refusalOf('{"items":[{"constructor":{"prototype":{"x":1}}}]}');
     expect(error.details).toEqual(['body must not contain a "constructor" object with a "prototype" key']);
     expect(error.status).toBe(400);
+  });
+
+  it('refuses nesting beyond the limit, however deep, and keeps the limit itself', () => {
+    const nested = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
+    expect(() => parseJsonBody(nested(MAX_BODY_DEPTH))).not.toThrow();
+    for (const text of [nested(MAX_BODY_DEPTH + 1), nested(100_000), '{"a":'.repeat(50_000) + '1' + '}'.repeat(50_000)]) {
+      const error = refusalOf(text);
+      expect([error.status, error.details]).toEqual([400, [`body must not be nested more than ${MAX_BODY_DEPTH} levels deep`]]);
+    }
+  });
+
+  it('refuses NUL in any string or key, naming where', () => {
+    expect(refusalOf('{"recipient":{"fullName":"a\\u0000b"}}').details).toEqual(['recipient.fullName must not contain NUL characters']);
+    expect(refusalOf('{"items":[{"article":"\\u0000"}]}').details).toEqual(['items.0.article must not contain NUL characters']);
+    expect(refusalOf('{"a\\u0000":1}').details).toEqual(['body must not contain NUL characters in its keys']);
+    expect(refusalOf('"\\u0000"').status).toBe(400);
   });
 });

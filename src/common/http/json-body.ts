@@ -2,6 +2,9 @@ import { parse, scan } from 'secure-json-parse';
 import { AppError } from '../errors/app-error';
 import { ErrorText } from '../errors/error-texts';
 
+/** Deeper than any body of the API; validation recurses per level, so this bounds its stack. */
+export const MAX_BODY_DEPTH = 32;
+
 const forbiddenKey = {
   proto: 'body must not contain the key "__proto__"',
   constructor: 'body must not contain a "constructor" object with a "prototype" key',
@@ -10,15 +13,52 @@ const forbiddenKey = {
 /**
  * A request body as JSON, or a 400 that says why not; every 400 carries `details`, so clients
  * handle one shape of error. Keys that would reach an object's prototype are refused rather than
- * dropped: a body that tries it is not one to act on with a piece missing.
+ * dropped: a body that tries it is not one to act on with a piece missing. So are bodies nested
+ * beyond MAX_BODY_DEPTH and strings holding NUL, which PostgreSQL's text cannot store.
  */
 export function parseJsonBody(text: string): unknown {
   if (text.length === 0) return {};
+  let value: unknown;
   try {
-    return parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
+    value = parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
   } catch {
     throw refusal(text);
   }
+  const problem = shapeProblem(value);
+  if (problem) throw AppError.badRequest([problem]);
+  return value;
+}
+
+const CHARSET = /;\s*charset\s*=\s*"?([^";\s]*)"?/i;
+
+/** Bodies are UTF-8 (contract, conventions): a body declared in another charset is not read as if it were. */
+export function assertUtf8(contentType: string | undefined): void {
+  const charset = contentType ? CHARSET.exec(contentType)?.[1] : undefined;
+  if (charset !== undefined && !/^utf-?8$/i.test(charset)) {
+    throw new AppError(415, ErrorText.unsupportedMediaType, [`charset ${charset || '(empty)'} is not supported: send UTF-8`]);
+  }
+}
+
+/**
+ * One walk over the parsed body, depth-first with its own stack (never the call stack), that
+ * stops at the first level past the limit.
+ */
+function shapeProblem(root: unknown): string | undefined {
+  const stack: Array<{ node: unknown; path: string; depth: number }> = [{ node: root, path: 'body', depth: 0 }];
+  while (stack.length > 0) {
+    const { node, path, depth } = stack.pop()!;
+    if (typeof node === 'string') {
+      if (node.includes('\u0000')) return `${path} must not contain NUL characters`;
+      continue;
+    }
+    if (node === null || typeof node !== 'object') continue;
+    if (depth >= MAX_BODY_DEPTH) return `body must not be nested more than ${MAX_BODY_DEPTH} levels deep`;
+    for (const [key, child] of Object.entries(node)) {
+      if (key.includes('\u0000')) return `${path} must not contain NUL characters in its keys`;
+      stack.push({ node: child, path: path === 'body' ? key : `${path}.${key}`, depth: depth + 1 });
+    }
+  }
+  return undefined;
 }
 
 /** Only on the failure path: tells a malformed body from a well-formed one with a forbidden key. */

@@ -1,14 +1,7 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { QueryInt } from './query-int.decorator';
 
 /** The `limit` every list takes: 1–200, default 50 (contract §6, §8). */
 export class LimitQueryDto {
-  @ApiPropertyOptional({ minimum: 1, maximum: 200, default: 50 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(200)
+  @QueryInt({ min: 1, max: 200, default: 50 })
   limit: number = 50;
 }

@@ -1,15 +1,17 @@
 import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
 import { AppError } from '../errors/app-error';
+import { INT4_MAX, parseCanonicalInteger } from './integer-text';
 
-const POSITIVE_INT = /^[1-9]\d{0,9}$/;
-
-/** Path identifiers are positive 32-bit integers; anything else is a 400 naming the parameter. */
+/**
+ * Path identifiers are canonical positive decimal integers within `integer`; anything else is a
+ * 400 naming the parameter. It reads the text as routed: the global validation pipe leaves
+ * primitives alone, so `0x1` never reaches here as 1.
+ */
 @Injectable()
 export class ParseIdPipe implements PipeTransform<string, number> {
   transform(value: string, metadata: ArgumentMetadata): number {
-    if (!POSITIVE_INT.test(value) || Number(value) > 2_147_483_647) {
-      throw AppError.badRequest([`${metadata.data ?? 'id'} must be a positive integer`]);
-    }
-    return Number(value);
+    const id = parseCanonicalInteger(value, INT4_MAX);
+    if (id === undefined || id === 0) throw AppError.badRequest([`${metadata.data ?? 'id'} must be a positive integer`]);
+    return id;
   }
 }

@@ -21,8 +21,18 @@ export function flattenValidationErrors(errors: ValidationError[], prefix = ''):
   return messages;
 }
 
+/**
+ * Nest's pipe would turn a path or query text into a number before the route's own pipe sees it
+ * (`Number('0x1')` is 1); the strict parsers need the text as it arrived.
+ */
+class StrictValidationPipe extends ValidationPipe {
+  protected override transformPrimitive(value: unknown): unknown {
+    return value;
+  }
+}
+
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new StrictValidationPipe({
     transform: true,
     whitelist: true,
     forbidUnknownValues: true,

@@ -1,14 +1,15 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsOptional } from 'class-validator';
+import { IsBoolean } from 'class-validator';
+import { OptionalNotNull } from '../../common/validation/field-decorators';
 
 export class UpdateUserDto {
   @ApiPropertyOptional()
-  @IsOptional()
+  @OptionalNotNull()
   @IsBoolean()
   isSuperadmin?: boolean;
 
   @ApiPropertyOptional({ description: 'false switches the account off: its sessions and keys stop working' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsBoolean()
   active?: boolean;
 }

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsInt, IsString, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import { IsInt, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { ArrayOf } from '../../common/validation/field-decorators';
 
 export class AcceptanceItemDto {
   @ApiProperty({ description: "The product's own article (not the storefront one)" })
@@ -24,10 +24,6 @@ export class AcceptanceItemDto {
 
 export class AcceptanceDto {
   @ApiProperty({ type: [AcceptanceItemDto] })
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(500)
-  @ValidateNested({ each: true })
-  @Type(() => AcceptanceItemDto)
+  @ArrayOf(() => AcceptanceItemDto, { min: 1, max: 500 })
   items: AcceptanceItemDto[];
 }

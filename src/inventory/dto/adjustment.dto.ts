@@ -1,10 +1,9 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsInt, IsString, Max, MaxLength, Min, MinLength, NotEquals } from 'class-validator';
+import { BodyId } from '../../common/validation/field-decorators';
 
 export class AdjustmentDto {
-  @ApiProperty()
-  @IsInt()
-  @Min(1)
+  @BodyId()
   sizeId: number;
 
   @ApiProperty({ description: 'Non-zero change of stock', example: -2 })

@@ -1,13 +1,8 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Min } from 'class-validator';
 import { LimitQueryDto } from '../../common/validation/limit-query.dto';
+import { INT4_MAX } from '../../common/validation/integer-text';
+import { QueryInt } from '../../common/validation/query-int.decorator';
 
 export class MovementsQueryDto extends LimitQueryDto {
-  @ApiPropertyOptional()
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
+  @QueryInt({ min: 1, max: INT4_MAX, description: 'Only the movements of this size (of the calling brand)' })
   sizeId?: number;
 }

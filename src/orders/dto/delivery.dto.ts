@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { MAX_KOPEKS } from '../../catalog/dto/size.dto';
+import { Kopeks } from '../../common/validation/field-decorators';
 
 export class DeliveryDto {
   @ApiPropertyOptional({ default: '' })
@@ -28,10 +28,6 @@ export class DeliveryDto {
   @MaxLength(500)
   pvzAddress?: string;
 
-  @ApiPropertyOptional({ default: 0, description: 'Added to the order total' })
-  @IsOptional()
-  @IsInt()
-  @Min(0)
-  @Max(MAX_KOPEKS)
+  @Kopeks({ optional: true, description: 'Added to the order total (0 when absent)' })
   deliveryCostKopeks?: number;
 }

@@ -1,13 +1,8 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Min } from 'class-validator';
 import { LimitQueryDto } from '../../common/validation/limit-query.dto';
+import { INT4_MAX } from '../../common/validation/integer-text';
+import { QueryInt } from '../../common/validation/query-int.decorator';
 
 export class ListOrdersQueryDto extends LimitQueryDto {
-  @ApiPropertyOptional({ minimum: 0, default: 0 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
+  @QueryInt({ min: 0, max: INT4_MAX, default: 0 })
   offset: number = 0;
 }

@@ -1,23 +1,17 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsDefined, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { IsOptional, IsString, MaxLength } from 'class-validator';
+import { NestedObject } from '../../common/validation/field-decorators';
 import { DeliveryDto } from './delivery.dto';
 import { RecipientDto } from './recipient.dto';
 
 /** Who receives an order and where it goes: shared by storefront and platform orders. */
 export class OrderContactsDto {
   @ApiProperty({ type: RecipientDto })
-  @IsDefined()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => RecipientDto)
+  @NestedObject(() => RecipientDto)
   recipient: RecipientDto;
 
   @ApiPropertyOptional({ type: DeliveryDto })
-  @IsOptional()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => DeliveryDto)
+  @NestedObject(() => DeliveryDto, { optional: true })
   delivery?: DeliveryDto;
 
   @ApiPropertyOptional()

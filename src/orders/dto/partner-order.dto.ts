@@ -1,23 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  ArrayMinSize,
-  IsArray,
-  IsInt,
-  IsOptional,
-  IsString,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-  ValidateNested,
-} from 'class-validator';
-import { MAX_KOPEKS } from '../../catalog/dto/size.dto';
+import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { ArrayOf, Kopeks } from '../../common/validation/field-decorators';
+import { MAX_LINE_QUANTITY, MAX_ORDER_LINES } from '../../common/validation/money';
 import { OrderContactsDto } from './order-contacts.dto';
 
-export const MAX_ORDER_ITEMS = 500;
-export const MAX_QUANTITY = 100_000;
 const NOT_BLANK = /\S/;
 
 export class PartnerOrderItemDto {
@@ -33,17 +19,13 @@ export class PartnerOrderItemDto {
   @MaxLength(50)
   size: string;
 
-  @ApiProperty({ minimum: 1, example: 2 })
+  @ApiProperty({ minimum: 1, maximum: MAX_LINE_QUANTITY, example: 2 })
   @IsInt({ message: 'quantity must be a positive integer' })
   @Min(1, { message: 'quantity must be a positive integer' })
-  @Max(MAX_QUANTITY)
+  @Max(MAX_LINE_QUANTITY)
   quantity: number;
 
-  @ApiPropertyOptional({ description: 'Price of one unit; the catalog price of the size, else of the product, when absent' })
-  @IsOptional()
-  @IsInt()
-  @Min(0)
-  @Max(MAX_KOPEKS)
+  @Kopeks({ optional: true, description: 'Price of one unit; the catalog price of the size, else of the product, when absent' })
   priceKopeks?: number;
 }
 
@@ -55,12 +37,13 @@ export class PartnerOrderDto extends OrderContactsDto {
   @MaxLength(100)
   partnerOrderId: string;
 
-  @ApiProperty({ type: [PartnerOrderItemDto], minItems: 1, maxItems: MAX_ORDER_ITEMS })
-  @IsArray()
-  @ArrayMinSize(1, { message: 'items must contain at least one position' })
-  @ArrayMaxSize(MAX_ORDER_ITEMS, { message: `items must contain at most ${MAX_ORDER_ITEMS} positions` })
-  @ValidateNested({ each: true })
-  @Type(() => PartnerOrderItemDto)
+  @ApiProperty({ type: [PartnerOrderItemDto], minItems: 1, maxItems: MAX_ORDER_LINES })
+  @ArrayOf(() => PartnerOrderItemDto, {
+    min: 1,
+    max: MAX_ORDER_LINES,
+    minMessage: 'items must contain at least one position',
+    maxMessage: `items must contain at most ${MAX_ORDER_LINES} positions`,
+  })
   items: PartnerOrderItemDto[];
 
   @ApiPropertyOptional()

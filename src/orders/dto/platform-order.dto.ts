@@ -1,37 +1,31 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsInt, IsOptional, Max, Min, ValidateNested } from 'class-validator';
-import { MAX_KOPEKS } from '../../catalog/dto/size.dto';
-import { MAX_ORDER_ITEMS, MAX_QUANTITY } from './partner-order.dto';
+import { ApiProperty } from '@nestjs/swagger';
+import { IsInt, Max, Min } from 'class-validator';
+import { ArrayOf, BodyId, Kopeks } from '../../common/validation/field-decorators';
+import { MAX_LINE_QUANTITY, MAX_ORDER_LINES } from '../../common/validation/money';
 import { OrderContactsDto } from './order-contacts.dto';
 
 export class PlatformOrderItemDto {
-  @ApiProperty()
-  @IsInt()
-  @Min(1)
+  @BodyId()
   sizeId: number;
 
-  @ApiProperty({ minimum: 1 })
+  @ApiProperty({ minimum: 1, maximum: MAX_LINE_QUANTITY })
   @IsInt({ message: 'quantity must be a positive integer' })
   @Min(1, { message: 'quantity must be a positive integer' })
-  @Max(MAX_QUANTITY)
+  @Max(MAX_LINE_QUANTITY)
   quantity: number;
 
-  @ApiPropertyOptional()
-  @IsOptional()
-  @IsInt()
-  @Min(0)
-  @Max(MAX_KOPEKS)
+  @Kopeks({ optional: true, description: 'Price of one unit; the catalog price when absent' })
   priceKopeks?: number;
 }
 
 /** An order taken by the platform itself (contract §6): new, payment pending, stock not yet deducted. */
 export class PlatformOrderDto extends OrderContactsDto {
   @ApiProperty({ type: [PlatformOrderItemDto] })
-  @IsArray()
-  @ArrayMinSize(1, { message: 'items must contain at least one position' })
-  @ArrayMaxSize(MAX_ORDER_ITEMS, { message: `items must contain at most ${MAX_ORDER_ITEMS} positions` })
-  @ValidateNested({ each: true })
-  @Type(() => PlatformOrderItemDto)
+  @ArrayOf(() => PlatformOrderItemDto, {
+    min: 1,
+    max: MAX_ORDER_LINES,
+    minMessage: 'items must contain at least one position',
+    maxMessage: `items must contain at most ${MAX_ORDER_LINES} positions`,
+  })
   items: PlatformOrderItemDto[];
 }

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsIn, IsInt, IsISO8601, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
-import { MAX_KOPEKS } from '../../catalog/dto/size.dto';
+import { IsIn, IsISO8601, IsString, Matches, MaxLength } from 'class-validator';
+import { Kopeks } from '../../common/validation/field-decorators';
+import { MAX_ORDER_TOTAL_KOPEKS } from '../../common/validation/money';
 
 export class PaymentEventDto {
   @ApiProperty({ description: 'Unique per event; a repeat is answered as a duplicate' })
@@ -15,10 +16,7 @@ export class PaymentEventDto {
   @MaxLength(32)
   orderNumber: string;
 
-  @ApiProperty()
-  @IsInt()
-  @Min(0)
-  @Max(MAX_KOPEKS)
+  @Kopeks({ max: MAX_ORDER_TOTAL_KOPEKS, description: 'What the buyer paid; must equal the order total' })
   amountKopeks: number;
 
   @ApiProperty({ enum: ['succeeded', 'failed'] })

@@ -1,14 +1,15 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { IsBoolean, IsString, MaxLength, MinLength } from 'class-validator';
+import { OptionalNotNull } from '../../common/validation/field-decorators';
 
 export class UpdateProductionSiteDto {
   @ApiPropertyOptional({ description: 'false switches the site off: its keys stop working within 30 s' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsBoolean()
   active?: boolean;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @MinLength(1)
   @MaxLength(100)

@@ -1,0 +1,28 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { parseCanonicalInteger } from './integer-text';
+
+/**
+ * An optional integer query parameter: canonical decimal text only (`1e2`, `0x10`, `+5`, `05`, an
+ * empty value or a repeated parameter stay text and fail `IsInt`), within [min, max].
+ */
+export function QueryInt(options: { min: number; max: number; default?: number; description?: string }) {
+  const range = `${options.min}–${options.max}`;
+  const message = (args: { property: string }) => `${args.property} must be an integer from ${range}`;
+  return applyDecorators(
+    ApiPropertyOptional({
+      type: 'integer',
+      minimum: options.min,
+      maximum: options.max,
+      default: options.default,
+      description: options.description,
+    }),
+    IsOptional(),
+    Transform(({ value }: { value: unknown }) => parseCanonicalInteger(value, Number.MAX_SAFE_INTEGER) ?? value),
+    IsInt({ message }),
+    Min(options.min, { message }),
+    Max(options.max, { message }),
+  );
+}
