@@ -2,7 +2,7 @@ import request from 'supertest';
 import { Fixtures, issueKey, siteWithKey } from './support/fixtures';
 import { seedOrder } from './support/orders-seed';
 import { closeSuite, openSuite } from './support/suite';
-import { type TestDatabase } from './support/test-database';
+import { type TestDatabase, withClient } from './support/test-database';
 import { bearer, type TestApp } from './support/test-app';
 
 describe('security journal', () => {
@@ -59,7 +59,8 @@ describe('security journal', () => {
       .get(`/admin/security-journal?limit=1&before=${first.body.items[0].id}`)
       .set(bearer(fx.admin))
       .expect(200);
-    expect(next.body.items[0].id).toBeLessThan(first.body.items[0].id);
+    expect(Date.parse(next.body.items[0].at)).toBeLessThanOrEqual(Date.parse(first.body.items[0].at));
+    expect(next.body.items[0].id).not.toBe(first.body.items[0].id);
     for (const limit of ['0', '201', 'x']) {
       await request(t.http).get(`/admin/security-journal?limit=${limit}`).set(bearer(fx.admin)).expect(400);
     }
@@ -85,5 +86,42 @@ describe('security journal', () => {
       (e: { type: string; actor: { id: number } }) => e.type === 'brand_violation' && e.actor.id === key.id,
     );
     expect(attempts).toHaveLength(3);
+  });
+
+  it('newest first means by time, even when a transaction that began earlier commits later', async () => {
+    // The earlier transaction takes the larger id: ordered by id, its entry would come first.
+    await withClient(db.url, (early) =>
+      withClient(db.url, async (late) => {
+        await early.query('BEGIN');
+        await early.query('SELECT now()');
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        await late.query(
+          `INSERT INTO security_journal (type, brand_id, details) VALUES ('integration_key_issued', $1, '{"name":"late"}')`,
+          [brandC],
+        );
+        await early.query(
+          `INSERT INTO security_journal (type, brand_id, details) VALUES ('integration_key_issued', $1, '{"name":"early"}')`,
+          [brandC],
+        );
+        await early.query('COMMIT');
+      }),
+    );
+    const items: Array<{ id: number; at: string; details: { name?: string } }> = (
+      await request(t.http).get(`/admin/brands/${brandC}/security-journal?limit=200`).set(bearer(fx.admin)).expect(200)
+    ).body.items;
+    const times = items.map((e) => Date.parse(e.at));
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+    const names = items.map((e) => e.details.name);
+    expect(names.indexOf('late')).toBeLessThan(names.indexOf('early'));
+    const early = items.find((e) => e.details.name === 'early')!;
+    const late = items.find((e) => e.details.name === 'late')!;
+    expect(early.id).toBeGreaterThan(late.id);
+
+    // Paging follows the same order: after "late" comes "early", though its id is larger.
+    const next = await request(t.http)
+      .get(`/admin/brands/${brandC}/security-journal?limit=1&before=${late.id}`)
+      .set(bearer(fx.admin))
+      .expect(200);
+    expect(next.body.items[0].id).toBe(early.id);
   });
 });

@@ -1,8 +1,9 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
 @Entity('security_journal')
-@Index('ix_security_journal_brand', ['brandId', 'id'])
-@Index('ix_security_journal_target_brand', ['targetBrandId', 'id'])
+@Index('ix_security_journal_brand', ['brandId', 'at', 'id'])
+@Index('ix_security_journal_target_brand', ['targetBrandId', 'at', 'id'])
+@Index('ix_security_journal_at', ['at', 'id'])
 export class JournalEntryEntity {
   @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'BY DEFAULT' })
   id: string;

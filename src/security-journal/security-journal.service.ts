@@ -58,13 +58,25 @@ export class SecurityJournal {
     await this.insert(manager, ctx, event);
   }
 
-  /** Newest first. A brand's journal holds entries about it as the actor's brand or as the target. */
+  /**
+   * Newest first by time, then id: `at` is the writing transaction's start, so entries of
+   * concurrent requests get ids in another order than their times. `before` pages on from an
+   * entry by the same order. A brand's journal holds entries about it as the actor's brand or as
+   * the target.
+   */
   async list(query: JournalQuery): Promise<JournalEntryView[]> {
-    const builder = this.db.getRepository(JournalEntryEntity).createQueryBuilder('j').orderBy('j.id', 'DESC').limit(query.limit);
+    const builder = this.db
+      .getRepository(JournalEntryEntity)
+      .createQueryBuilder('j')
+      .orderBy('j.at', 'DESC')
+      .addOrderBy('j.id', 'DESC')
+      .limit(query.limit);
     if (query.brandId !== undefined) {
       builder.where('(j.brand_id = :brandId OR j.target_brand_id = :brandId)', { brandId: query.brandId });
     }
-    if (query.beforeId !== undefined) builder.andWhere('j.id < :beforeId', { beforeId: query.beforeId });
+    if (query.beforeId !== undefined) {
+      builder.andWhere('(j.at, j.id) < (SELECT b.at, b.id FROM security_journal b WHERE b.id = :beforeId)', { beforeId: query.beforeId });
+    }
     return (await builder.getMany()).map(toView);
   }
 

@@ -5,6 +5,7 @@ import { PaymentCarrierFlows1763769900000 } from './1763769900000-payment-carrie
 import { BrandOrderCounts1763770000000 } from './1763770000000-brand-order-counts';
 import { LedgerRowsInTheirBrand1763770100000 } from './1763770100000-ledger-rows-in-their-brand';
 import { LoginFailuresByTime1763770200000 } from './1763770200000-login-failures-by-time';
+import { JournalByTime1763770300000 } from './1763770300000-journal-by-time';
 
 /** Every migration, in order. A new migration is added here as well as in its own file. */
 export const migrations = [
@@ -15,4 +16,5 @@ export const migrations = [
   BrandOrderCounts1763770000000,
   LedgerRowsInTheirBrand1763770100000,
   LoginFailuresByTime1763770200000,
+  JournalByTime1763770300000,
 ];
