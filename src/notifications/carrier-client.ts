@@ -31,7 +31,7 @@ export class CarrierClient {
    * The order number is sent as the idempotency key: if we crash after the carrier registered
    * the shipment but before we stored its answer, the retry gets the same shipment back.
    */
-  async registerShipment(request: ShipmentRequest): Promise<Shipment> {
+  async registerShipment(request: ShipmentRequest, signal?: AbortSignal): Promise<Shipment> {
     if (!this.baseUrl) throw new Error('CARRIER_API_URL is not set');
     const response = await fetch(`${this.baseUrl}/shipments`, {
       method: 'POST',
@@ -41,7 +41,7 @@ export class CarrierClient {
         ...(this.token ? { Authorization: `Bearer ${this.token}` } : {}),
       },
       body: JSON.stringify(request),
-      signal: AbortSignal.timeout(this.timeoutMs),
+      signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(this.timeoutMs)]) : AbortSignal.timeout(this.timeoutMs),
     });
     const text = await response.text();
     if (response.status !== 201) throw new Error(`carrier answered ${response.status}: ${text.slice(0, 200)}`);

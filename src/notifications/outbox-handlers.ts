@@ -32,25 +32,26 @@ export class OutboxHandlers {
     private readonly outbox: Outbox,
   ) {}
 
-  async run(job: ClaimedJob): Promise<CommitStep | undefined> {
+  /** `signal` aborts when the job's lease is lost: no outside call is started after that. */
+  async run(job: ClaimedJob, signal: AbortSignal): Promise<CommitStep | undefined> {
     const orderId = job.payload.orderId;
     switch (job.kind) {
       case 'carrier.register_shipment': {
         const request = await this.orders.shipmentRequest(orderId);
         if (!request) return undefined;
-        const shipment = await this.carrier.registerShipment(request);
+        const shipment = await this.carrier.registerShipment(request, signal);
         return (tx) => this.orders.recordShipment(tx, orderId, shipment);
       }
       case 'mail.order_accepted':
-        return this.mailBuyer(job, (data) => MailTemplates.orderAccepted(data));
+        return this.mailBuyer(job, signal, (data) => MailTemplates.orderAccepted(data));
       case 'mail.payment_received':
-        return this.mailBuyer(job, (data) => MailTemplates.paymentReceived(data));
+        return this.mailBuyer(job, signal, (data) => MailTemplates.paymentReceived(data));
       case 'mail.delivery_status':
-        return this.mailBuyer(job, (data) => MailTemplates.deliveryStatus(data, job.payload.status ?? ''));
+        return this.mailBuyer(job, signal, (data) => MailTemplates.deliveryStatus(data, job.payload.status ?? ''));
       case 'mail.staff_paid_order':
-        return this.mailStaff(job, (data) => MailTemplates.staffPaidOrder(data));
+        return this.mailStaff(job, signal, (data) => MailTemplates.staffPaidOrder(data));
       case 'mail.staff_shipment_failed':
-        return this.mailStaff(job, (data) =>
+        return this.mailStaff(job, signal, (data) =>
           MailTemplates.staffShipmentFailed(data, (job.payload as { lastError?: string }).lastError ?? null),
         );
     }
@@ -70,22 +71,26 @@ export class OutboxHandlers {
     ]);
   }
 
-  private async mailBuyer(job: ClaimedJob, template: (data: Parameters<typeof MailTemplates.orderAccepted>[0]) => RenderedMail) {
+  private async mailBuyer(job: ClaimedJob, signal: AbortSignal, template: MailTemplate) {
     const contacts = await this.orders.contacts(job.payload.orderId);
     if (!contacts?.recipientEmail) return undefined;
+    signal.throwIfAborted();
     await this.mailer.send({ to: contacts.recipientEmail, messageId: messageIdOf(job), ...template(contacts.mail) });
     return undefined;
   }
 
-  private async mailStaff(job: ClaimedJob, template: (data: Parameters<typeof MailTemplates.orderAccepted>[0]) => RenderedMail) {
+  private async mailStaff(job: ClaimedJob, signal: AbortSignal, template: MailTemplate) {
     const contacts = await this.orders.contacts(job.payload.orderId);
     if (!contacts?.staffEmail) {
       this.logger.warn({ orderId: job.payload.orderId, kind: job.kind }, 'brand has no staffEmail: staff mail skipped');
       return undefined;
     }
+    signal.throwIfAborted();
     await this.mailer.send({ to: contacts.staffEmail, messageId: messageIdOf(job), ...template(contacts.mail) });
     return undefined;
   }
 }
+
+type MailTemplate = (data: Parameters<typeof MailTemplates.orderAccepted>[0]) => RenderedMail;
 
 const messageIdOf = (job: ClaimedJob) => `<outbox-${job.id}@commerce-integration-layer>`;

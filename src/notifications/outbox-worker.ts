@@ -5,15 +5,18 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import type { Environment } from '../config/environment';
 import { changedRows } from '../database/returning';
+import { JobLease } from './job-lease';
 import { ClaimedJob, OutboxHandlers } from './outbox-handlers';
 
 const BATCH = 10;
 
 /**
- * Runs outbox jobs inside the service, safely in several instances at once: a job is claimed
- * with FOR UPDATE SKIP LOCKED under a lease (a token and an expiry), run outside any
- * transaction, and finished only by the lease holder. A worker that dies leaves a lease that
- * runs out, and the job is taken up again; a finished job is never run again.
+ * Runs outbox jobs inside the service, safely in several instances at once: a batch is claimed
+ * with FOR UPDATE SKIP LOCKED under a lease (a token and an expiry), its jobs run side by side
+ * outside any transaction while the lease is renewed (JobLease), and a job is finished only by
+ * the lease holder. A slow carrier or SMTP server therefore never lets a claimed job's lease run
+ * out while it waits its turn or runs. A worker that dies leaves a lease that runs out, and the
+ * job is taken up again; a finished job is never run again.
  */
 @Injectable()
 export class OutboxWorker implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -56,9 +59,10 @@ export class OutboxWorker implements OnApplicationBootstrap, OnApplicationShutdo
     return Math.min(this.retryBaseMs * 2 ** Math.max(0, attempt - 1), this.retryMaxMs);
   }
 
-  /** One pass: claim a batch and run it. Returns how many jobs it ran. */
+  /** One pass: claim a batch and run its jobs side by side. Returns how many jobs it claimed. */
   async runOnce(): Promise<number> {
     const token = randomUUID();
+    const claimedAt = Date.now();
     const claimed = await changedRows<{
       id: string;
       kind: ClaimedJob['kind'];
@@ -76,20 +80,36 @@ export class OutboxWorker implements OnApplicationBootstrap, OnApplicationShutdo
         RETURNING id, kind, payload, attempts, last_error, extract(epoch FROM now() - created_at)::float AS age_seconds`,
       [token, this.leaseSeconds, BATCH],
     );
-    for (const row of claimed) {
-      if (this.stopped) break;
-      await this.runJob(
-        { id: row.id, kind: row.kind, payload: row.payload, attempts: row.attempts, lastError: row.last_error },
-        token,
-        row.age_seconds,
+    if (claimed.length === 0) return 0;
+    const lease = new JobLease(
+      this.db,
+      token,
+      this.leaseSeconds,
+      claimed.map((row) => String(row.id)),
+      claimedAt,
+    );
+    try {
+      await Promise.all(
+        claimed.map((row) =>
+          this.runJob(
+            { id: String(row.id), kind: row.kind, payload: row.payload, attempts: row.attempts, lastError: row.last_error },
+            token,
+            row.age_seconds,
+            lease,
+          ),
+        ),
       );
+    } finally {
+      lease.stop();
     }
     return claimed.length;
   }
 
-  private async runJob(job: ClaimedJob, token: string, ageSeconds: number): Promise<void> {
+  private async runJob(job: ClaimedJob, token: string, ageSeconds: number, lease: JobLease): Promise<void> {
+    // Shutting down, or the lease already gone: leave the job for whoever holds it next.
+    if (this.stopped || !lease.holds(job.id)) return lease.release(job.id);
     try {
-      const commit = await this.handlers.run(job);
+      const commit = await this.handlers.run(job, lease.signal(job.id));
       await this.db.transaction(async (tx) => {
         await commit?.(tx);
         const done = await changedRows(
@@ -101,8 +121,10 @@ export class OutboxWorker implements OnApplicationBootstrap, OnApplicationShutdo
         if (done.length === 0) throw new LeaseLost();
       });
     } catch (error) {
-      if (error instanceof LeaseLost) return;
+      if (error instanceof LeaseLost || lease.signal(job.id).aborted) return;
       await this.recordFailure(job, token, ageSeconds, error instanceof Error ? error.message : String(error));
+    } finally {
+      lease.release(job.id);
     }
   }
 

@@ -14,7 +14,8 @@ export class SmtpSink {
   down = false;
   private readonly server: SMTPServer;
 
-  constructor() {
+  /** `delayMs`: how long the server takes to accept each message, as a slow relay does. */
+  constructor(options: { delayMs?: number } = {}) {
     this.server = new SMTPServer({
       authOptional: true,
       disabledCommands: ['STARTTLS'],
@@ -24,7 +25,8 @@ export class SmtpSink {
       onData: (stream, session, callback) => {
         const chunks: Buffer[] = [];
         stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-        stream.on('end', () => {
+        stream.on('end', async () => {
+          if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
           const raw = Buffer.concat(chunks).toString();
           const header = (name: string) => new RegExp(`^${name}: (.*)$`, 'mi').exec(raw)?.[1]?.trim() ?? '';
           this.received.push({
