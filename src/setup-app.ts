@@ -7,6 +7,7 @@ import { answerClientError } from './common/http/client-error';
 import { assertUtf8, parseJsonBody } from './common/http/json-body';
 import { assignRequestId } from './common/http/request-id';
 import { ErrorFilter } from './common/errors/error.filter';
+import { SESSION_COOKIE } from './common/guards/authentication.guard';
 import { createValidationPipe } from './common/validation/validation.pipe';
 
 /**
@@ -60,7 +61,7 @@ export function setupApp(app: NestFastifyApplication): NestFastifyApplication {
       .setDescription('Access keys, production-site keys and inbound webhooks of the multi-brand commerce platform.')
       .setVersion('1')
       .addBearerAuth()
-      .addCookieAuth('session')
+      .addCookieAuth(SESSION_COOKIE, { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE }, 'session')
       .build(),
   );
   SwaggerModule.setup('docs', app, document);

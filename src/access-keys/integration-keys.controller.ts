@@ -1,5 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiTags } from '@nestjs/swagger';
+import { BrandPathParam } from '../common/decorators/brand-path-param.decorator';
 import type { RequestContext } from '../common/context/request-context';
 import { Ctx } from '../common/decorators/ctx.decorator';
 import { RequirePermission } from '../common/decorators/require-permission.decorator';
@@ -8,6 +9,7 @@ import { IssueIntegrationKeyDto } from './dto/issue-integration-key.dto';
 import { IntegrationKeysService } from './integration-keys.service';
 
 @ApiTags('integration keys')
+@BrandPathParam()
 @Controller('admin/brands/:brandId/integration-keys')
 export class IntegrationKeysController {
   constructor(private readonly keys: IntegrationKeysService) {}

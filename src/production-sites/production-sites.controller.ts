@@ -1,5 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiTags } from '@nestjs/swagger';
+import { BrandPathParam } from '../common/decorators/brand-path-param.decorator';
 import type { RequestContext } from '../common/context/request-context';
 import { Ctx } from '../common/decorators/ctx.decorator';
 import { RequirePermission } from '../common/decorators/require-permission.decorator';
@@ -9,6 +10,7 @@ import { UpdateProductionSiteDto } from './dto/update-production-site.dto';
 import { ProductionSitesService } from './production-sites.service';
 
 @ApiTags('production sites')
+@BrandPathParam()
 @Controller('admin/brands/:brandId/production-sites')
 export class ProductionSitesController {
   constructor(private readonly sites: ProductionSitesService) {}

@@ -1,0 +1,183 @@
+import { compileErrors, validate } from '@readme/openapi-parser';
+import fc from 'fast-check';
+import request from 'supertest';
+import { signPayload } from '../src/common/webhooks/webhook-signature';
+import { createProduct, issueKey, siteWithKey } from './support/fixtures';
+import { hostileValue, valueOf, type Schema } from './support/openapi-values';
+import { CARRIER_SECRET, PAYMENT_SECRET } from './support/signed';
+import { closeSuite, openSuite, type Suite } from './support/suite';
+import { login } from './support/test-app';
+
+interface Operation {
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  path: string;
+  pathParams: string[];
+  query: Array<{ name: string; schema: Schema }>;
+  body?: Schema;
+}
+
+/** Texts that must never address a record or reach the database as a number. */
+const HOSTILE_IDS = ['0', '01', '0x1', '+1', '1e0', '0.1e1', '1.0', '-1', '%00', '%20', 'abc', '9'.repeat(25), '2147483648', '%C3%BC'];
+const HOSTILE_QUERY = ['', '1e2', '0x10', '+5', '05', '-1', '1.5', '%00', 'abc', '9'.repeat(25), '9223372036854775808', '2147483648'];
+
+/**
+ * Every operation of the OpenAPI document, called with generated path ids, query strings and
+ * bodies (from the operation's own schemas, mixed with the hostile values that once gave 500s),
+ * with valid credentials so the input reaches validation and the services. No answer may be a
+ * 5xx, and every error has the contract's shape.
+ */
+describe('every route in the OpenAPI document, fuzzed', () => {
+  let s: Suite;
+  let document: { paths: Record<string, Record<string, unknown>>; components?: { securitySchemes?: Record<string, unknown> } };
+  let operations: Operation[];
+  const ids: Record<string, string[]> = {};
+  const auth: Record<'admin' | 'site' | 'logout', Record<string, string>> = { admin: {}, site: {}, logout: {} };
+
+  beforeAll(async () => {
+    s = await openSuite({
+      env: {
+        PAYMENT_WEBHOOK_SECRET: PAYMENT_SECRET,
+        CARRIER_WEBHOOK_SECRET: CARRIER_SECRET,
+        RATE_LIMIT_PER_SECOND: '100000',
+        RATE_LIMIT_BURST: '100000',
+      },
+    });
+    const brand = await s.fx.brand();
+    // Records the fuzz may change or switch off; the credentials it acts with are kept apart from them.
+    const victim = await s.fx.user();
+    const site = await siteWithKey(s.fx, brand, 'victim site');
+    const key = await issueKey(s.fx, brand, { fullAccess: true });
+    const product = await createProduct(s.fx, brand, {
+      article: 'F-1',
+      storefrontArticle: 'SF-F',
+      priceKopeks: 100,
+      sizes: [{ name: 'S', stock: 3 }],
+    });
+    const order = await request(s.t.http)
+      .post('/orders/admin')
+      .set(key.headers)
+      .send({ recipient: { fullName: 'A B', phone: '+79120000000' }, items: [{ sizeId: product.sizes[0].id, quantity: 1 }] })
+      .expect(201);
+    Object.assign(ids, {
+      brandId: [String(brand)],
+      userId: [String(victim.id)],
+      siteId: [String(site.siteId)],
+      keyId: [String(site.keyId), String(key.id)],
+      productId: [String(product.id)],
+      orderId: [String(order.body.order.id)],
+    });
+    const working = await siteWithKey(s.fx, brand, 'working site');
+    auth.admin = { Authorization: `Bearer ${s.fx.admin.token}`, 'X-Brand-Id': String(brand) };
+    auth.site = working.headers;
+    const spare = await s.fx.user({ isSuperadmin: true });
+    auth.logout = { Authorization: `Bearer ${(await login(s.t.http, spare.email, spare.password)).token}` };
+
+    document = (await request(s.t.http).get('/docs-json').expect(200)).body;
+    operations = operationsOf(document);
+  });
+  afterAll(() => closeSuite(s));
+
+  it('the document is valid OpenAPI, and every security requirement names a defined scheme', async () => {
+    const result = await validate(structuredClone(document) as Parameters<typeof validate>[0]);
+    expect(result.valid ? '' : compileErrors(result)).toBe('');
+    const schemes = new Set(Object.keys(document.components?.securitySchemes ?? {}));
+    const used = Object.values(document.paths).flatMap((ops) =>
+      Object.values(ops).flatMap((op) => ((op as { security?: Array<Record<string, unknown>> }).security ?? []).flatMap(Object.keys)),
+    );
+    expect(used.filter((name) => !schemes.has(name))).toEqual([]);
+  });
+
+  it('no generated request gets a 5xx, and every error has the contract shape', async () => {
+    expect(operations.length).toBeGreaterThan(30);
+    for (const op of operations) {
+      const input = fc.record({
+        pathValues: fc.tuple(
+          ...op.pathParams.map((name) =>
+            fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...(ids[name] ?? ['1'])) }, fc.constantFrom(...HOSTILE_IDS)),
+          ),
+        ),
+        query: fc.array(
+          fc.tuple(
+            fc.oneof(
+              fc.constantFrom(...(op.query.length ? op.query.map((q) => q.name) : ['limit'])),
+              fc.constantFrom('x', '__proto__', 'limit'),
+            ),
+            fc.oneof(fc.constantFrom(...HOSTILE_QUERY), fc.integer({ min: 0, max: 300 }).map(String)),
+          ),
+          { maxLength: 3 },
+        ),
+        body: op.body ? fc.oneof({ weight: 6, arbitrary: valueOf(op.body) }, hostileValue) : fc.constant(undefined),
+        contentType: fc.oneof(
+          { weight: 8, arbitrary: fc.constant('application/json') },
+          fc.constantFrom('application/json; charset=utf-16', 'text/plain'),
+        ),
+      });
+      await fc.assert(
+        fc.asyncProperty(input, async ({ pathValues, query, body, contentType }) => {
+          let path = op.path;
+          op.pathParams.forEach((name, i) => (path = path.replace(`{${name}}`, pathValues[i] as string)));
+          const search = query.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+          const url = search ? `${path}?${search}` : path;
+          const raw = body === undefined ? undefined : JSON.stringify(body);
+          let call = request(s.t.http)[op.method](url).set(headersFor(op, raw));
+          if (raw !== undefined) call = call.set('Content-Type', contentType).send(raw);
+          const response = await call;
+          const summary = `${op.method.toUpperCase()} ${url} ${raw?.slice(0, 300)} → ${response.status} ${JSON.stringify(response.body).slice(0, 300)}`;
+          if (response.status >= 500) throw new Error(summary);
+          if (response.status >= 400) {
+            const errorBody = response.body as { error?: unknown; requestId?: unknown; details?: unknown };
+            if (typeof errorBody.error !== 'string' || errorBody.error.length === 0 || typeof errorBody.requestId !== 'string')
+              throw new Error(`shape: ${summary}`);
+            if (response.status === 400 && !Array.isArray(errorBody.details)) throw new Error(`no details: ${summary}`);
+          }
+        }),
+        { numRuns: 60 },
+      );
+    }
+  });
+
+  function headersFor(op: Operation, raw: string | undefined): Record<string, string> {
+    const signed = { '/payments/webhook': PAYMENT_SECRET, '/carrier/webhook': CARRIER_SECRET }[op.path];
+    if (signed) return { 'X-Signature': signPayload(signed, raw ?? '', Math.floor(Date.now() / 1000)) };
+    if (op.path.startsWith('/production-api/')) return auth.site;
+    if (op.path === '/auth/logout') return auth.logout;
+    return auth.admin;
+  }
+});
+
+function operationsOf(document: { paths: Record<string, Record<string, unknown>> }): Operation[] {
+  const operations: Operation[] = [];
+  for (const [path, methods] of Object.entries(document.paths)) {
+    for (const [method, raw] of Object.entries(methods)) {
+      const op = raw as {
+        parameters?: Array<{ name: string; in: string; schema: Schema }>;
+        requestBody?: { content?: Record<string, { schema: Schema }> };
+      };
+      operations.push({
+        method: method as Operation['method'],
+        path,
+        pathParams: [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]),
+        query: (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => ({ name: p.name, schema: p.schema })),
+        body: resolve(document, op.requestBody?.content?.['application/json']?.schema),
+      });
+    }
+  }
+  return operations;
+}
+
+/** The schema with its `$ref`s replaced by what they name (the DTO graphs here have no cycles). */
+function resolve(document: unknown, schema: Schema | undefined): Schema | undefined {
+  if (!schema) return undefined;
+  if (schema.$ref) {
+    const target = schema.$ref
+      .slice(2)
+      .split('/')
+      .reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], document) as Schema;
+    return resolve(document, target);
+  }
+  const out: Schema = { ...schema };
+  if (schema.properties) out.properties = Object.fromEntries(Object.entries(schema.properties).map(([k, v]) => [k, resolve(document, v)!]));
+  if (schema.items) out.items = resolve(document, schema.items);
+  if (schema.allOf) out.allOf = schema.allOf.map((part) => resolve(document, part)!);
+  return out;
+}
