@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { freePort, spawnService, stopService, waitForHealth, type ServiceProcess } from './support/service-process';
+import { callService, freePort, spawnService, stopService, waitForHealth, type ServiceProcess } from './support/service-process';
 import { createTestDatabase, withClient, type TestDatabase } from './support/test-database';
 
 const ADMIN = { email: 'owner@example.com', password: 'owner-password-1' };
@@ -32,21 +32,7 @@ describe('several instances on one database', () => {
     await db?.drop();
   });
 
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers of the API under test
-  async function call(
-    service: ServiceProcess,
-    method: string,
-    url: string,
-    body?: unknown,
-    headers: Record<string, string> = {},
-  ): Promise<{ status: number; body: any }> {
-    const response = await fetch(`${service.baseUrl}${url}`, {
-      method,
-      headers: { 'Content-Type': 'application/json', ...headers },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: response.status, body: await response.json().catch(() => undefined) };
-  }
+  const call = callService;
 
   it('identical and distinct webhooks at all three: one order per number, exact stock; revocation acts at once in each', async () => {
     const [first] = services;

@@ -1,7 +1,7 @@
 import { signPayload } from '../src/common/webhooks/webhook-signature';
 import { CarrierStub } from './support/carrier-stub';
 import { eventually } from './support/eventually';
-import { freePort, spawnService, stopService, waitForHealth, type ServiceProcess } from './support/service-process';
+import { callService, freePort, spawnService, stopService, waitForHealth, type ServiceProcess } from './support/service-process';
 import { PAYMENT_SECRET } from './support/signed';
 import { SmtpSink } from './support/smtp-sink';
 import { createTestDatabase, withClient, type TestDatabase } from './support/test-database';
@@ -51,23 +51,11 @@ describe('outbox jobs slower than their lease, two instances', () => {
     await db?.drop();
   });
 
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers of the API under test
-  async function call(
-    service: ServiceProcess,
-    method: string,
-    url: string,
-    body?: unknown,
-    headers: Record<string, string> = {},
-  ): Promise<any> {
-    const raw = body === undefined ? undefined : JSON.stringify(body);
-    const response = await fetch(`${service.baseUrl}${url}`, {
-      method,
-      headers: { 'Content-Type': 'application/json', ...headers },
-      body: raw,
-    });
-    const json = await response.json().catch(() => undefined);
-    if (response.status >= 300) throw new Error(`${method} ${url} → ${response.status} ${JSON.stringify(json)}`);
-    return json;
+  /** A call that must succeed; its answer. */
+  async function call(service: ServiceProcess, method: string, url: string, body?: unknown, headers: Record<string, string> = {}) {
+    const response = await callService(service, method, url, body, headers);
+    if (response.status >= 300) throw new Error(`${method} ${url} → ${response.status} ${JSON.stringify(response.body)}`);
+    return response.body;
   }
 
   it('registers every shipment once and sends every mail once', async () => {

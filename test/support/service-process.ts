@@ -57,3 +57,20 @@ export function freePort(): Promise<number> {
     });
   });
 }
+
+/** A JSON request to a service process; the status and the parsed answer. */
+export async function callService(
+  service: Pick<ServiceProcess, 'baseUrl'>,
+  method: string,
+  url: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers of the API under test
+): Promise<{ status: number; body: any }> {
+  const response = await fetch(`${service.baseUrl}${url}`, {
+    method,
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, body: await response.json().catch(() => undefined) };
+}
