@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { OrderFulfilment } from '../orders/order-fulfilment';
+import { OrderLifecycle } from '../orders/order-lifecycle';
 import { CarrierClient } from './carrier-client';
 import { Mailer } from './mailer';
 import { MailTemplates, type RenderedMail } from './mail-templates';
@@ -27,6 +28,7 @@ export class OutboxHandlers {
 
   constructor(
     private readonly orders: OrderFulfilment,
+    private readonly lifecycle: OrderLifecycle,
     private readonly carrier: CarrierClient,
     private readonly mailer: Mailer,
     private readonly outbox: Outbox,
@@ -40,7 +42,7 @@ export class OutboxHandlers {
         const request = await this.orders.shipmentRequest(orderId);
         if (!request) return undefined;
         const shipment = await this.carrier.registerShipment(request, signal);
-        return (tx) => this.orders.recordShipment(tx, orderId, shipment);
+        return (tx) => this.lifecycle.recordShipment(tx, orderId, shipment);
       }
       case 'mail.order_accepted':
         return this.mailBuyer(job, signal, (data) => MailTemplates.orderAccepted(data));
@@ -61,7 +63,7 @@ export class OutboxHandlers {
   async giveUp(tx: EntityManager, job: ClaimedJob, lastError: string): Promise<void> {
     this.logger.error({ jobId: job.id, kind: job.kind, orderId: job.payload.orderId, lastError }, 'outbox job given up');
     if (job.kind !== 'carrier.register_shipment') return;
-    await this.orders.flagShipmentFailed(tx, job.payload.orderId);
+    await this.lifecycle.flagShipmentFailed(tx, job.payload.orderId);
     await this.outbox.enqueue(tx, [
       {
         kind: 'mail.staff_shipment_failed',

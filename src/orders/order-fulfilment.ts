@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import type { ShipmentRequest } from '../notifications/carrier-client';
 import type { OrderMailData } from '../notifications/mail-templates';
 
@@ -10,7 +10,7 @@ export interface OrderContacts {
   staffEmail: string | null;
 }
 
-/** What the follow-up jobs of an order read and write: its mail data, its shipment. */
+/** What the follow-up jobs of an order read: its mail data, its shipment request. Writes go through OrderLifecycle. */
 @Injectable()
 export class OrderFulfilment {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
@@ -95,17 +95,5 @@ export class OrderFulfilment {
       delivery,
       items,
     };
-  }
-
-  async recordShipment(tx: EntityManager, orderId: number, shipment: { uuid: string; trackingNumber: string }): Promise<void> {
-    await tx.query(
-      `UPDATE orders SET carrier_order_uuid = $2, carrier_tracking_number = $3, carrier_registration_failed_at = NULL
-        WHERE id = $1 AND carrier_order_uuid IS NULL`,
-      [orderId, shipment.uuid, shipment.trackingNumber],
-    );
-  }
-
-  async flagShipmentFailed(tx: EntityManager, orderId: number): Promise<void> {
-    await tx.query('UPDATE orders SET carrier_registration_failed_at = now() WHERE id = $1', [orderId]);
   }
 }

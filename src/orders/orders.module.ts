@@ -5,6 +5,7 @@ import { StockLedgerModule } from '../inventory/stock-ledger.module';
 import { OrderItemEntity } from './order-item.entity';
 import { OrderEntity } from './order.entity';
 import { OrderFulfilment } from './order-fulfilment';
+import { OrderLifecycle } from './order-lifecycle';
 import { OrderWriter } from './order-writer';
 import { OrdersController } from './orders.controller';
 import { OrdersService } from './orders.service';
@@ -16,7 +17,7 @@ import { RecentOrders } from './recent-orders';
 @Module({
   imports: [TypeOrmModule.forFeature([OrderEntity, OrderItemEntity]), CatalogModule, StockLedgerModule],
   controllers: [OrdersController, PartnerWebhookController],
-  providers: [OrdersService, OrderWriter, PartnerWebhookService, OrderFulfilment, RecentOrders],
-  exports: [OrdersService, OrderFulfilment],
+  providers: [OrdersService, OrderWriter, PartnerWebhookService, OrderFulfilment, OrderLifecycle, RecentOrders],
+  exports: [OrdersService, OrderFulfilment, OrderLifecycle],
 })
 export class OrdersModule {}

@@ -1,11 +1,11 @@
 import { Module } from '@nestjs/common';
-import { StockLedgerModule } from '../inventory/stock-ledger.module';
+import { OrdersModule } from '../orders/orders.module';
 import { PaymentsController } from './payments.controller';
 import { PaymentsService } from './payments.service';
 
 /** The bank's signed payment confirmations. */
 @Module({
-  imports: [StockLedgerModule],
+  imports: [OrdersModule],
   controllers: [PaymentsController],
   providers: [PaymentsService],
 })
