@@ -22,7 +22,7 @@ export async function freshDatabase(): Promise<{ url: string; cleanup: () => Pro
     url: withDatabaseName(serverUrl, name),
     cleanup: async () => {
       if (process.env.BENCH_KEEP_DB) return void process.stderr.write(`kept database ${name}\n`);
-      await sql(serverUrl!, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await sql(serverUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
       await embedded?.stop();
       if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     },

@@ -168,7 +168,7 @@ describe('sessions: login, logout, me, tokens and CSRF', () => {
     it('a correctly signed but expired token, or one naming no session, gets 401 Unauthorized', async () => {
       const session = await login(t.http, ADMIN.email, ADMIN.password);
       const jwt = new JwtService({ secret: TEST_SESSION_SECRET });
-      const claims = jwt.decode(session.token) as { sid: string; sub: string };
+      const claims = jwt.decode<{ sid: string; sub: string }>(session.token);
       const expired = jwt.sign({ sid: claims.sid, sub: claims.sub, exp: Math.floor(Date.now() / 1000) - 10 });
       const unknownSession = jwt.sign({ sid: '00000000-0000-4000-8000-000000000000', sub: claims.sub });
       for (const token of [expired, unknownSession]) {

@@ -117,8 +117,8 @@ describe('several instances on one database', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
-    child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
-    child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     const service = { child, baseUrl: `http://127.0.0.1:${port}`, output: () => output, exited };
     await waitForHealth(service);

@@ -45,7 +45,6 @@ describe('outbox across a crash', () => {
     await db?.drop();
   });
 
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers of the API under test
   async function call(
     method: string,
     path: string,

@@ -1,5 +1,4 @@
 import type { EntityManager } from 'typeorm';
-import type { StockLedger } from '../inventory/stock-ledger';
 import type { Outbox } from '../notifications/outbox';
 import { OrderLifecycle, type PayableOrder } from './order-lifecycle';
 
@@ -21,7 +20,7 @@ describe('OrderLifecycle.markPaid', () => {
   const tx = { query: async (sql: string) => (statements.push(sql), []) } as unknown as EntityManager;
   const ledger = { apply: jest.fn(async () => new Map([[1, 3]])) };
   const outbox = { enqueue: async () => undefined } as unknown as Outbox;
-  const lifecycle = new OrderLifecycle(ledger as unknown as StockLedger, outbox);
+  const lifecycle = new OrderLifecycle(ledger, outbox);
   beforeEach(() => {
     statements.length = 0;
     ledger.apply.mockClear();

@@ -29,7 +29,7 @@ export class OrdersService {
     const total =
       rows.length > 0 || page.offset === 0
         ? Number(rows[0]?.total ?? 0)
-        : Number((await this.db.query(`SELECT (${BRAND_TOTAL}) AS n`, [ctx.brandId]))[0].n);
+        : Number((await this.db.query<Array<{ n: string }>>(`SELECT (${BRAND_TOTAL}) AS n`, [ctx.brandId]))[0].n);
     return { items: rows.map(toOrderSummary), total };
   }
 

@@ -68,7 +68,7 @@ export class CarrierStub {
       return answer(503, { error: 'try later' });
     }
     const body = JSON.parse(Buffer.concat(chunks).toString() || '{}') as Record<string, unknown>;
-    const orderNumber = String(body.orderNumber ?? '');
+    const orderNumber = typeof body.orderNumber === 'string' ? body.orderNumber : '';
     const key = idempotencyKey ?? orderNumber;
     let shipment = this.shipments.get(key);
     if (!shipment) {

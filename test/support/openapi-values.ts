@@ -37,7 +37,7 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
     0,
     -1,
     2_147_483_648,
-    9_007_199_254_740_993,
+    9_007_199_254_740_992,
     1e20,
     -1e20,
     1.5,

@@ -20,8 +20,8 @@ export function spawnService(env: Record<string, string>): ServiceProcess {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return { child, baseUrl: `http://127.0.0.1:${env.PORT}`, output: () => output, exited };
 }
@@ -65,7 +65,6 @@ export async function callService(
   url: string,
   body?: unknown,
   headers: Record<string, string> = {},
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers of the API under test
 ): Promise<{ status: number; body: any }> {
   const response = await fetch(`${service.baseUrl}${url}`, {
     method,

@@ -25,20 +25,17 @@ export class SmtpSink {
       onData: (stream, session, callback) => {
         const chunks: Buffer[] = [];
         stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-        stream.on('end', async () => {
-          if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
-          const raw = Buffer.concat(chunks).toString();
-          const header = (name: string) => new RegExp(`^${name}: (.*)$`, 'mi').exec(raw)?.[1]?.trim() ?? '';
-          this.received.push({
-            to: session.envelope.rcptTo.map((r) => r.address),
-            subject: header('Subject'),
-            messageId: header('Message-ID'),
-            raw,
-          });
-          callback();
-        });
+        stream.on('end', () =>
+          setTimeout(() => this.keep(Buffer.concat(chunks).toString(), session.envelope.rcptTo, callback), options.delayMs ?? 0),
+        );
       },
     });
+  }
+
+  private keep(raw: string, rcptTo: Array<{ address: string }>, callback: () => void): void {
+    const header = (name: string) => new RegExp(`^${name}: (.*)$`, 'mi').exec(raw)?.[1]?.trim() ?? '';
+    this.received.push({ to: rcptTo.map((r) => r.address), subject: header('Subject'), messageId: header('Message-ID'), raw });
+    callback();
   }
 
   async start(): Promise<string> {

@@ -17,7 +17,7 @@ export function isForeignKeyViolation(error: unknown): boolean {
  * prepared statements go to pg directly): a sum or a value beyond its column.
  */
 export function isOutOfRange(error: unknown): boolean {
-  const driverError = error instanceof QueryFailedError ? error.driverError : error;
+  const driverError: unknown = error instanceof QueryFailedError ? error.driverError : error;
   return (driverError as { code?: unknown } | null)?.code === '22003';
 }
 

@@ -2,7 +2,7 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import { contextOf } from '../context/context-of';
-import { PLATFORM_ADMIN, type BrandPermission, type Permission } from '../context/permissions';
+import { PLATFORM_ADMIN, type Permission } from '../context/permissions';
 import { IS_PUBLIC, REQUIRED_PERMISSION, SESSION_ONLY } from '../decorators/auth-metadata';
 import { AppError } from '../errors/app-error';
 import { ErrorText } from '../errors/error-texts';
@@ -24,9 +24,7 @@ export class PermissionGuard implements CanActivate {
     const required = this.reflector.getAllAndOverride<Permission | undefined>(REQUIRED_PERMISSION, targets);
     if (required === undefined) return true;
     const allowed =
-      required === PLATFORM_ADMIN
-        ? principal.isSuperadmin
-        : ctx.brandId !== null && principal.permissionsIn(ctx.brandId).has(required as BrandPermission);
+      required === PLATFORM_ADMIN ? principal.isSuperadmin : ctx.brandId !== null && principal.permissionsIn(ctx.brandId).has(required);
     if (!allowed) throw AppError.forbidden(ErrorText.missingPermission(required));
     return true;
   }

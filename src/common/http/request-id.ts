@@ -17,5 +17,6 @@ export function assignRequestId(request: IncomingMessage): string {
 
 /** For pino-http: the id assigned above. */
 export function requestIdOf(request: IncomingMessage): string {
-  return String((request as { id?: unknown }).id ?? randomUUID());
+  const id = (request as { id?: unknown }).id;
+  return typeof id === 'string' ? id : randomUUID();
 }
