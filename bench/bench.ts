@@ -31,8 +31,16 @@ async function main(): Promise<void> {
     const scenarios: Record<string, NextRequest> = {
       webhook_unique: () => webhookRequest(seed.storefrontKey, sent, 0),
       webhook_dup30: () => webhookRequest(seed.storefrontKey, sent, 0.3),
-      admin_list: () => ({ method: 'GET', path: '/orders/admin/all?limit=1', headers: { authorization: `Bearer ${seed.readerKey}` } }),
-      site_me: () => ({ method: 'GET', path: '/production-api/me', headers: { authorization: `Bearer ${seed.siteKey}` } }),
+      admin_list: () => ({
+        method: 'GET',
+        path: '/orders/admin/all?limit=1',
+        headers: { authorization: `Bearer ${seed.readerKey}` },
+      }),
+      site_me: () => ({
+        method: 'GET',
+        path: '/production-api/me',
+        headers: { authorization: `Bearer ${seed.siteKey}` },
+      }),
     };
     // A database that has been running for a while has orders and the statistics autovacuum keeps;
     // a fresh one has neither, and its plans would be made for empty tables. Warm up, then ANALYZE.
@@ -54,13 +62,21 @@ async function main(): Promise<void> {
     const webhookRuns = writes.length;
     const invariants = await checkInvariants(url, created, webhookRuns * CONNECTIONS);
     const reference =
-      results.admin_list && process.env.BENCH_REFERENCE !== '0' ? await measureReference(url, scenarios.admin_list) : undefined;
+      results.admin_list && process.env.BENCH_REFERENCE !== '0'
+        ? await measureReference(url, scenarios.admin_list)
+        : undefined;
     report(results, peakRssMb, invariants, reference);
     if (jsonOut) {
       const summary = (r: ScenarioResult) => ({ reqPerSec: r.reqPerSec, p50: r.p50, p99: r.p99, errors: r.errors });
       const scenarios = Object.fromEntries(Object.entries(results).map(([name, r]) => [name, summary(r)]));
-      const referenceJson = reference && { admin_list: summary(reference), serviceShare: share(results.admin_list, reference) };
-      writeFileSync(jsonOut, `${JSON.stringify({ scenarios, peakRssMb, invariants, reference: referenceJson }, null, 2)}\n`);
+      const referenceJson = reference && {
+        admin_list: summary(reference),
+        serviceShare: share(results.admin_list, reference),
+      };
+      writeFileSync(
+        jsonOut,
+        `${JSON.stringify({ scenarios, peakRssMb, invariants, reference: referenceJson }, null, 2)}\n`,
+      );
     }
     if (!invariants.ok) process.exitCode = 1;
   } finally {

@@ -7,7 +7,9 @@ import { sql } from './database';
  */
 export async function checkInvariants(url: string, created201: number, inFlightAtStop: number) {
   const orders = Number((await sql(url, 'SELECT count(*) FROM orders')).rows[0].count);
-  const duplicates = Number((await sql(url, 'SELECT count(*) - count(DISTINCT (brand_id, partner_order_id)) AS n FROM orders')).rows[0].n);
+  const duplicates = Number(
+    (await sql(url, 'SELECT count(*) - count(DISTINCT (brand_id, partner_order_id)) AS n FROM orders')).rows[0].n,
+  );
   const consumed = Number((await sql(url, 'SELECT COALESCE(sum(quantity), 0) AS q FROM order_items')).rows[0].q);
   const ledgerOrders = Number(
     (await sql(url, `SELECT COALESCE(-sum(delta), 0) AS q FROM stock_movements WHERE reason = 'order'`)).rows[0].q,
@@ -21,7 +23,12 @@ export async function checkInvariants(url: string, created201: number, inFlightA
       )
     ).rows[0].n,
   );
-  const ok = orders >= created201 && orders <= created201 + inFlightAtStop && duplicates === 0 && consumed === ledgerOrders && drift === 0;
+  const ok =
+    orders >= created201 &&
+    orders <= created201 + inFlightAtStop &&
+    duplicates === 0 &&
+    consumed === ledgerOrders &&
+    drift === 0;
   return {
     ok,
     orders,

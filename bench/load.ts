@@ -39,5 +39,11 @@ export async function run(base: string, name: string, next: NextRequest, duratio
       .filter(([s]) => Number(s) >= 300 || Number(s) < 200)
       .reduce((n, [, c]) => n + c, 0);
   process.stderr.write(`${name}: done\n`);
-  return { reqPerSec: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, errors, statuses };
+  return {
+    reqPerSec: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors,
+    statuses,
+  };
 }

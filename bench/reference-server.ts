@@ -15,7 +15,10 @@ import { SETTINGS_MANAGE } from '../src/common/context/permissions';
 import { BRAND_TOTAL, LIST_ORDERS } from '../src/orders/order-list.query';
 import { toOrderSummary, type OrderSummaryRow } from '../src/orders/order-views';
 
-const pool = new Pool({ connectionString: process.env.REFERENCE_DATABASE_URL, max: Number(process.env.REFERENCE_POOL_SIZE ?? 30) });
+const pool = new Pool({
+  connectionString: process.env.REFERENCE_DATABASE_URL,
+  max: Number(process.env.REFERENCE_POOL_SIZE ?? 30),
+});
 
 function send(response: ServerResponse, status: number, body: unknown): void {
   response.writeHead(status, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(body));
@@ -28,13 +31,17 @@ async function listOrders(authorization: string | undefined, query: URLSearchPar
   const keys = await pool.query<VerifiedKeyRow>({ ...VERIFY_KEY, values: [fingerprint, SETTINGS_MANAGE] });
   const row = keys.rows[0];
   if (!row || !timingSafeEqual(row.fingerprint, fingerprint)) return [401, { error: 'Invalid or inactive API key' }];
-  if (!row.full_access && !row.permissions.includes('orders.read')) return [403, { error: 'Forbidden: Missing permission orders.read' }];
+  if (!row.full_access && !row.permissions.includes('orders.read'))
+    return [403, { error: 'Forbidden: Missing permission orders.read' }];
   const limit = Number(query.get('limit') ?? 50);
   const offset = Number(query.get('offset') ?? 0);
   if (!Number.isInteger(limit) || limit < 1 || limit > 200 || !Number.isInteger(offset) || offset < 0) {
     return [400, { error: 'bad page' }];
   }
-  const page = await pool.query<OrderSummaryRow & { total: string }>({ ...LIST_ORDERS, values: [row.brand_id, limit, offset] });
+  const page = await pool.query<OrderSummaryRow & { total: string }>({
+    ...LIST_ORDERS,
+    values: [row.brand_id, limit, offset],
+  });
   // As the service: a page past the end has no row to carry the total.
   const total =
     page.rows.length > 0 || offset === 0
@@ -45,7 +52,8 @@ async function listOrders(authorization: string | undefined, query: URLSearchPar
 
 createServer((request, response) => {
   const url = new URL(request.url ?? '/', 'http://reference');
-  if (request.method !== 'GET' || url.pathname !== '/orders/admin/all') return send(response, 404, { error: 'Not found' });
+  if (request.method !== 'GET' || url.pathname !== '/orders/admin/all')
+    return send(response, 404, { error: 'Not found' });
   listOrders(request.headers.authorization, url.searchParams).then(
     ([status, body]) => send(response, status, body),
     (error: Error) => send(response, 500, { error: error.message }),

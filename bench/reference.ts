@@ -25,10 +25,19 @@ export async function measureReference(url: string, next: NextRequest): Promise<
 
 /** bench/reference-server.ts on `port`, listening once this resolves. */
 export async function startReferenceServer(databaseUrl: string, port: number, poolSize: number): Promise<ChildProcess> {
-  const server = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', path.resolve(__dirname, 'reference-server.ts')], {
-    env: { ...process.env, REFERENCE_DATABASE_URL: databaseUrl, REFERENCE_PORT: String(port), REFERENCE_POOL_SIZE: String(poolSize) },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+  const server = spawn(
+    process.execPath,
+    ['-r', 'ts-node/register/transpile-only', path.resolve(__dirname, 'reference-server.ts')],
+    {
+      env: {
+        ...process.env,
+        REFERENCE_DATABASE_URL: databaseUrl,
+        REFERENCE_PORT: String(port),
+        REFERENCE_POOL_SIZE: String(poolSize),
+      },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    },
+  );
   await new Promise<void>((resolve, reject) => {
     server.once('message', () => resolve());
     server.once('exit', (code) => reject(new Error(`the reference server exited (${code})`)));

@@ -35,7 +35,10 @@ export function startService(databaseUrl: string, port: number): ChildProcess {
 
 /** The node flags of `npm run start:prod` (the heap bound), so the bench runs the service as production does. */
 function productionNodeFlags(): string[] {
-  const scripts = JSON.parse(readFileSync(path.resolve(__dirname, '../package.json'), 'utf8')).scripts as Record<string, string>;
+  const scripts = JSON.parse(readFileSync(path.resolve(__dirname, '../package.json'), 'utf8')).scripts as Record<
+    string,
+    string
+  >;
   return scripts['start:prod'].split(/\s+/).filter((word) => word.startsWith('--'));
 }
 

@@ -14,11 +14,13 @@ async function api(base: string, method: string, url: string, token: string | un
 }
 
 export async function seedData(base: string) {
-  const admin = (await api(base, 'POST', '/auth/login', undefined, { email: 'bench@example.com', password: 'bench-password-1' }))
-    .token as string;
+  const admin = (
+    await api(base, 'POST', '/auth/login', undefined, { email: 'bench@example.com', password: 'bench-password-1' })
+  ).token as string;
   const brand = (await api(base, 'POST', '/admin/brands', admin, { name: 'Bench', slug: 'bench' })).id as number;
   const issue = async (permissions: string[]) =>
-    (await api(base, 'POST', `/admin/brands/${brand}/integration-keys`, admin, { name: 'bench', permissions })).key as string;
+    (await api(base, 'POST', `/admin/brands/${brand}/integration-keys`, admin, { name: 'bench', permissions }))
+      .key as string;
   const catalogKey = await issue(['products.write']);
   for (let p = 0; p < PRODUCTS; p++) {
     await api(base, 'POST', '/catalog/products', catalogKey, {
@@ -29,8 +31,10 @@ export async function seedData(base: string) {
       sizes: SIZES.map((name) => ({ name, stock: 1000 })),
     });
   }
-  const site = (await api(base, 'POST', `/admin/brands/${brand}/production-sites`, admin, { name: 'Bench site' })).id as number;
-  const siteKey = (await api(base, 'POST', `/admin/brands/${brand}/production-sites/${site}/keys`, admin)).key as string;
+  const site = (await api(base, 'POST', `/admin/brands/${brand}/production-sites`, admin, { name: 'Bench site' }))
+    .id as number;
+  const siteKey = (await api(base, 'POST', `/admin/brands/${brand}/production-sites/${site}/keys`, admin))
+    .key as string;
   return { storefrontKey: await issue(['orders.create_partner']), readerKey: await issue(['orders.read']), siteKey };
 }
 
@@ -42,7 +46,8 @@ export function webhookRequest(key: string, sent: string[], repeatShare: number)
     path: '/orders/integrations/partner/webhook',
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
   };
-  if (sent.length > 0 && Math.random() < repeatShare) return { ...request, body: sent[Math.floor(Math.random() * sent.length)] };
+  if (sent.length > 0 && Math.random() < repeatShare)
+    return { ...request, body: sent[Math.floor(Math.random() * sent.length)] };
   const partnerOrderId = `B-${process.pid}-${++orderSeq}`;
   const lines = 1 + Math.floor(Math.random() * 3);
   const items = Array.from({ length: lines }, () => ({

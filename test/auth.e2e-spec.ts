@@ -31,13 +31,22 @@ describe('sessions: login, logout, me, tokens and CSRF', () => {
     });
 
     it('treats the e-mail case-insensitively', async () => {
-      await request(t.http).post('/auth/login').send({ email: ADMIN.email.toUpperCase(), password: ADMIN.password }).expect(200);
+      await request(t.http)
+        .post('/auth/login')
+        .send({ email: ADMIN.email.toUpperCase(), password: ADMIN.password })
+        .expect(200);
     });
 
     it('answers 401 Unauthorized alike for a wrong password and an unknown e-mail', async () => {
       const user = await fx.user();
-      const wrongPassword = await request(t.http).post('/auth/login').send({ email: user.email, password: 'nope-nope' }).expect(401);
-      const unknown = await request(t.http).post('/auth/login').send({ email: 'ghost@example.com', password: 'nope-nope' }).expect(401);
+      const wrongPassword = await request(t.http)
+        .post('/auth/login')
+        .send({ email: user.email, password: 'nope-nope' })
+        .expect(401);
+      const unknown = await request(t.http)
+        .post('/auth/login')
+        .send({ email: 'ghost@example.com', password: 'nope-nope' })
+        .expect(401);
       expect(wrongPassword.body.error).toBe('Unauthorized');
       expect(unknown.body.error).toBe('Unauthorized');
       expect(Object.keys(wrongPassword.body).sort()).toEqual(Object.keys(unknown.body).sort());
@@ -85,7 +94,9 @@ describe('sessions: login, logout, me, tokens and CSRF', () => {
       await failLogins(user.email, 10);
       await request(t.http).post('/auth/login').send(user).expect(429);
       await withClient(db.url, (c) =>
-        c.query(`UPDATE login_failures SET attempted_at = now() - interval '16 minutes' WHERE email = $1`, [user.email]),
+        c.query(`UPDATE login_failures SET attempted_at = now() - interval '16 minutes' WHERE email = $1`, [
+          user.email,
+        ]),
       );
       await request(t.http).post('/auth/login').send(user).expect(200);
     });
@@ -153,7 +164,10 @@ describe('sessions: login, logout, me, tokens and CSRF', () => {
         const response = await request(t.http).get('/auth/me').set('Authorization', `Bearer ${token}`).expect(401);
         expect(response.body.error).toBe('Invalid token');
       }
-      const viaCookie = await request(t.http).get('/auth/me').set('Cookie', `session=${header}.${payload}.${flipped}`).expect(401);
+      const viaCookie = await request(t.http)
+        .get('/auth/me')
+        .set('Cookie', `session=${header}.${payload}.${flipped}`)
+        .expect(401);
       expect(viaCookie.body.error).toBe('Invalid token');
     });
 
@@ -161,7 +175,10 @@ describe('sessions: login, logout, me, tokens and CSRF', () => {
       const session = await login(t.http, ADMIN.email, ADMIN.password);
       const payload = session.token.split('.')[1];
       const none = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url');
-      const response = await request(t.http).get('/auth/me').set('Authorization', `Bearer ${none}.${payload}.`).expect(401);
+      const response = await request(t.http)
+        .get('/auth/me')
+        .set('Authorization', `Bearer ${none}.${payload}.`)
+        .expect(401);
       expect(response.body.error).toBe('Invalid token');
     });
 
@@ -223,20 +240,32 @@ describe('sessions: login, logout, me, tokens and CSRF', () => {
     it('a cookie POST with the session csrfToken passes', async () => {
       const brandId = await fx.brand();
       const member = await fx.member(brandId, ['orders.write']);
-      await request(t.http).post('/probe/orders').set('Cookie', member.cookie).set('X-CSRF-Token', member.csrfToken).expect(201);
+      await request(t.http)
+        .post('/probe/orders')
+        .set('Cookie', member.cookie)
+        .set('X-CSRF-Token', member.csrfToken)
+        .expect(201);
     });
 
     it('another session csrfToken does not pass', async () => {
       const brandId = await fx.brand();
       const member = await fx.member(brandId, ['orders.write']);
       const other = await login(t.http, ADMIN.email, ADMIN.password);
-      await request(t.http).post('/probe/orders').set('Cookie', member.cookie).set('X-CSRF-Token', other.csrfToken).expect(403);
+      await request(t.http)
+        .post('/probe/orders')
+        .set('Cookie', member.cookie)
+        .set('X-CSRF-Token', other.csrfToken)
+        .expect(403);
     });
 
     it('logout by cookie needs the CSRF token too', async () => {
       const session = await login(t.http, ADMIN.email, ADMIN.password);
       await request(t.http).post('/auth/logout').set('Cookie', session.cookie).expect(403);
-      await request(t.http).post('/auth/logout').set('Cookie', session.cookie).set('X-CSRF-Token', session.csrfToken).expect(204);
+      await request(t.http)
+        .post('/auth/logout')
+        .set('Cookie', session.cookie)
+        .set('X-CSRF-Token', session.csrfToken)
+        .expect(204);
     });
 
     it('safe methods by cookie need no CSRF token', async () => {

@@ -150,9 +150,15 @@ describe('catalog, inventory, production API and platform orders', () => {
       expect(list.body.items.some((p: { id: number }) => p.id === foreign.id)).toBe(false);
       const response = await request(t.http).get(`/catalog/products/${foreign.id}`).set(catalogKey.headers).expect(403);
       expect(response.body.error).toBe('Forbidden: brand not allowed');
-      await request(t.http).patch(`/catalog/products/${foreign.id}`).set(catalogKey.headers).send({ name: 'hijack' }).expect(403);
+      await request(t.http)
+        .patch(`/catalog/products/${foreign.id}`)
+        .set(catalogKey.headers)
+        .send({ name: 'hijack' })
+        .expect(403);
       expect(
-        (await journal(fx)).filter((e) => e.type === 'brand_violation' && e.details.resource === 'product' && e.details.id === foreign.id),
+        (await journal(fx)).filter(
+          (e) => e.type === 'brand_violation' && e.details.resource === 'product' && e.details.id === foreign.id,
+        ),
       ).toHaveLength(2);
       await request(t.http).get('/catalog/products/99999999').set(catalogKey.headers).expect(404);
     });
@@ -188,7 +194,11 @@ describe('catalog, inventory, production API and platform orders', () => {
     });
 
     it('POST /inventory/adjustments → 201, one ledger row with the reason; never to zero delta or another brand', async () => {
-      const product = await createProduct(fx, brandA, { article: 'ADJ-1', priceKopeks: 1, sizes: [{ name: 'S', stock: 5 }] });
+      const product = await createProduct(fx, brandA, {
+        article: 'ADJ-1',
+        priceKopeks: 1,
+        sizes: [{ name: 'S', stock: 5 }],
+      });
       const sizeId = product.sizes[0].id;
       const response = await request(t.http)
         .post('/inventory/adjustments')
@@ -203,7 +213,11 @@ describe('catalog, inventory, production API and platform orders', () => {
         .send({ sizeId, delta: 0, reason: 'x' })
         .expect(400);
       expect(zero.body.error).toBe('delta must not be 0');
-      const foreign = await createProduct(fx, brandB, { article: 'ADJ-B', priceKopeks: 1, sizes: [{ name: 'S', stock: 5 }] });
+      const foreign = await createProduct(fx, brandB, {
+        article: 'ADJ-B',
+        priceKopeks: 1,
+        sizes: [{ name: 'S', stock: 5 }],
+      });
       const cross = await request(t.http)
         .post('/inventory/adjustments')
         .set(stockKey.headers)
@@ -219,14 +233,26 @@ describe('catalog, inventory, production API and platform orders', () => {
     });
 
     it('the ledger itself refuses a size of another brand: the transaction fails and nothing moves', async () => {
-      const own = await createProduct(fx, brandA, { article: 'LDG-A', priceKopeks: 1, sizes: [{ name: 'S', stock: 4 }] });
-      const foreign = await createProduct(fx, brandB, { article: 'LDG-B', priceKopeks: 1, sizes: [{ name: 'S', stock: 4 }] });
+      const own = await createProduct(fx, brandA, {
+        article: 'LDG-A',
+        priceKopeks: 1,
+        sizes: [{ name: 'S', stock: 4 }],
+      });
+      const foreign = await createProduct(fx, brandB, {
+        article: 'LDG-B',
+        priceKopeks: 1,
+        sizes: [{ name: 'S', stock: 4 }],
+      });
       const ledger = t.app.get(StockLedger);
       const apply = t.app.get(DataSource).transaction((tx) =>
         ledger.apply(
           tx,
           brandA,
-          [own.sizes[0].id, foreign.sizes[0].id].map((sizeId) => ({ sizeId, delta: -1, reason: 'adjustment' as const })),
+          [own.sizes[0].id, foreign.sizes[0].id].map((sizeId) => ({
+            sizeId,
+            delta: -1,
+            reason: 'adjustment' as const,
+          })),
           { kind: null, id: null },
         ),
       );

@@ -87,7 +87,9 @@ describe('first start from a clone in a folder only its owner can enter', () => 
     const { code, output } = await run(clone, ['-e', "import('./test/global-setup.mjs').then((m) => m.default())"], {});
     expect(code).toBe(1);
     expect(output.trim().split('\n')).toHaveLength(1);
-    expect(output).toContain(`cannot start the test database: the embedded PostgreSQL runs as the system user "postgres"`);
+    expect(output).toContain(
+      `cannot start the test database: the embedded PostgreSQL runs as the system user "postgres"`,
+    );
     expect(output).toContain(`cannot enter ${parent} (mode 700)`);
   });
 });

@@ -55,7 +55,10 @@ describe('hostile input', () => {
     const nul = 'a\u0000b';
     const cases: Array<[string, () => request.Test]> = [
       ['POST /auth/login', () => request(s.t.http).post('/auth/login').send({ email: nul, password: 'x' })],
-      ['POST /admin/brands', () => request(s.t.http).post('/admin/brands').set(admin()).send({ name: nul, slug: 'nul-brand' })],
+      [
+        'POST /admin/brands',
+        () => request(s.t.http).post('/admin/brands').set(admin()).send({ name: nul, slug: 'nul-brand' }),
+      ],
       [
         'POST /admin/users',
         () =>
@@ -66,12 +69,23 @@ describe('hostile input', () => {
       ],
       [
         'POST integration-keys',
-        () => request(s.t.http).post(`/admin/brands/${brand}/integration-keys`).set(admin()).send({ name: nul, fullAccess: true }),
+        () =>
+          request(s.t.http)
+            .post(`/admin/brands/${brand}/integration-keys`)
+            .set(admin())
+            .send({ name: nul, fullAccess: true }),
       ],
-      ['POST production-sites', () => request(s.t.http).post(`/admin/brands/${brand}/production-sites`).set(admin()).send({ name: nul })],
+      [
+        'POST production-sites',
+        () => request(s.t.http).post(`/admin/brands/${brand}/production-sites`).set(admin()).send({ name: nul }),
+      ],
       [
         'POST /catalog/products',
-        () => request(s.t.http).post('/catalog/products').set(full.headers).send({ name: nul, article: 'N', priceKopeks: 1 }),
+        () =>
+          request(s.t.http)
+            .post('/catalog/products')
+            .set(full.headers)
+            .send({ name: nul, article: 'N', priceKopeks: 1 }),
       ],
       [
         'PATCH /catalog/products',
@@ -84,7 +98,10 @@ describe('hostile input', () => {
       [
         'POST /inventory/adjustments',
         () =>
-          request(s.t.http).post('/inventory/adjustments').set(full.headers).send({ sizeId: product.sizes[0].id, delta: 1, reason: nul }),
+          request(s.t.http)
+            .post('/inventory/adjustments')
+            .set(full.headers)
+            .send({ sizeId: product.sizes[0].id, delta: 1, reason: nul }),
       ],
       [
         'POST /orders/admin',
@@ -92,7 +109,10 @@ describe('hostile input', () => {
           request(s.t.http)
             .post('/orders/admin')
             .set(full.headers)
-            .send({ recipient: { fullName: nul, phone: '+79120000000' }, items: [{ sizeId: product.sizes[0].id, quantity: 1 }] }),
+            .send({
+              recipient: { fullName: nul, phone: '+79120000000' },
+              items: [{ sizeId: product.sizes[0].id, quantity: 1 }],
+            }),
       ],
       [
         'storefront webhook',
@@ -152,7 +172,11 @@ describe('hostile input', () => {
       ['/production-api/acceptances', site.headers],
     ] as const) {
       for (const body of [deep, deepArray]) {
-        const response = await request(s.t.http).post(path).set(auth).set('Content-Type', 'application/json').send(body);
+        const response = await request(s.t.http)
+          .post(path)
+          .set(auth)
+          .set('Content-Type', 'application/json')
+          .send(body);
         expect(response.status).toBe(400);
         errorShape(response.body, 400);
         expect(response.body.error).toMatch(/nest/i);
@@ -163,8 +187,13 @@ describe('hostile input', () => {
   it('null where a PATCH expects a value, arrays where objects are expected → 400', async () => {
     const siteId = site.siteId;
     const cases: Array<() => request.Test> = [
-      () => request(s.t.http).patch(`/admin/brands/${brand}/production-sites/${siteId}`).set(admin()).send({ active: null }),
-      () => request(s.t.http).patch(`/admin/brands/${brand}/production-sites/${siteId}`).set(admin()).send({ name: null }),
+      () =>
+        request(s.t.http)
+          .patch(`/admin/brands/${brand}/production-sites/${siteId}`)
+          .set(admin())
+          .send({ active: null }),
+      () =>
+        request(s.t.http).patch(`/admin/brands/${brand}/production-sites/${siteId}`).set(admin()).send({ name: null }),
       () => request(s.t.http).patch(`/admin/users/${s.fx.admin.userId}`).set(admin()).send({ active: null }),
       () => request(s.t.http).patch(`/catalog/products/${product.id}`).set(full.headers).send({ name: null }),
       () => request(s.t.http).patch(`/catalog/products/${product.id}`).set(full.headers).send({ priceKopeks: null }),
@@ -222,7 +251,8 @@ describe('hostile input', () => {
     const huge = [2_147_483_648, 9_007_199_254_740_992, 1e20];
     for (const n of huge) {
       for (const send of [
-        () => request(s.t.http).post('/inventory/adjustments').set(full.headers).send({ sizeId: n, delta: 1, reason: 'r' }),
+        () =>
+          request(s.t.http).post('/inventory/adjustments').set(full.headers).send({ sizeId: n, delta: 1, reason: 'r' }),
         () =>
           request(s.t.http)
             .post('/orders/admin')
@@ -246,7 +276,9 @@ describe('hostile input', () => {
     for (const query of ['sizeId=9223372036854775808', 'sizeId=2147483648']) {
       expect((await request(s.t.http).get(`/inventory/movements?${query}`).set(full.headers)).status).toBe(400);
     }
-    expect((await request(s.t.http).get('/admin/security-journal?before=9223372036854775808').set(admin())).status).toBe(400);
+    expect(
+      (await request(s.t.http).get('/admin/security-journal?before=9223372036854775808').set(admin())).status,
+    ).toBe(400);
 
     // The largest order the bounds allow still has an exact, safe total.
     const maxPrice = 100_000_000;
@@ -258,7 +290,12 @@ describe('hostile input', () => {
           .send({ name: 'n', article: 'P+', priceKopeks: maxPrice + 1 })
       ).status,
     ).toBe(400);
-    const items = Array.from({ length: 500 }, () => ({ article: 'SF-H', size: 'S', quantity: 100_000, priceKopeks: maxPrice }));
+    const items = Array.from({ length: 500 }, () => ({
+      article: 'SF-H',
+      size: 'S',
+      quantity: 100_000,
+      priceKopeks: maxPrice,
+    }));
     const big = await request(s.t.http)
       .post('/orders/integrations/partner/webhook')
       .set(full.headers)
@@ -302,7 +339,10 @@ describe('hostile input', () => {
       .send({ name: 'k', fullAccess: true });
     expect(key.status).toBe(404);
     expect(key.body.error).toBe('Not found');
-    const created = await request(s.t.http).post(`/admin/brands/${missing}/production-sites`).set(admin()).send({ name: 'x' });
+    const created = await request(s.t.http)
+      .post(`/admin/brands/${missing}/production-sites`)
+      .set(admin())
+      .send({ name: 'x' });
     expect(created.status).toBe(404);
     expect(created.body.error).toBe('Not found');
     const member = await request(s.t.http)
@@ -317,7 +357,9 @@ describe('hostile input', () => {
     if (!address || typeof address === 'string') await s.t.app.listen(0, '127.0.0.1');
     const { port } = s.t.app.getHttpServer().address() as { port: number };
     const raw = await new Promise<string>((resolve, reject) => {
-      const socket = connect(port, '127.0.0.1', () => socket.write('GET /health HTTP/1.1\r\nHost: x\r\nX-Bad: a\nb\r\n\r\n'));
+      const socket = connect(port, '127.0.0.1', () =>
+        socket.write('GET /health HTTP/1.1\r\nHost: x\r\nX-Bad: a\nb\r\n\r\n'),
+      );
       let data = '';
       socket.on('data', (chunk) => (data += chunk.toString()));
       socket.on('end', () => resolve(data));
@@ -379,10 +421,14 @@ describe('hostile input', () => {
   });
 
   it("another brand's size in the movements filter → 403 and a journal entry", async () => {
-    const response = await request(s.t.http).get(`/inventory/movements?sizeId=${otherProduct.sizes[0].id}`).set(full.headers);
+    const response = await request(s.t.http)
+      .get(`/inventory/movements?sizeId=${otherProduct.sizes[0].id}`)
+      .set(full.headers);
     expect(response.status).toBe(403);
     expect(response.body.error).toBe('Forbidden: brand not allowed');
-    const entry = (await journal(s.fx)).find((e) => e.type === 'brand_violation' && e.details.resource === 'product_size');
+    const entry = (await journal(s.fx)).find(
+      (e) => e.type === 'brand_violation' && e.details.resource === 'product_size',
+    );
     expect(entry).toMatchObject({
       brandId: brand,
       targetBrandId: otherBrand,
@@ -406,12 +452,20 @@ describe('hostile input', () => {
 
   it('a body in another charset → 415', async () => {
     const body = Buffer.from(JSON.stringify({ email: 'a@b.example', password: 'x' }), 'utf16le');
-    for (const type of ['application/json; charset=utf-16', 'application/json; charset=latin1', 'application/json;charset="UTF-16LE"']) {
+    for (const type of [
+      'application/json; charset=utf-16',
+      'application/json; charset=latin1',
+      'application/json;charset="UTF-16LE"',
+    ]) {
       const response = await request(s.t.http).post('/auth/login').set('Content-Type', type).send(body);
       expect(response.status).toBe(415);
       errorShape(response.body, 415);
     }
-    for (const type of ['application/json; charset=utf-8', 'application/json; charset=UTF-8', 'application/json;charset="utf-8"']) {
+    for (const type of [
+      'application/json; charset=utf-8',
+      'application/json; charset=UTF-8',
+      'application/json;charset="utf-8"',
+    ]) {
       const response = await request(s.t.http)
         .post('/auth/login')
         .set('Content-Type', type)
@@ -435,7 +489,8 @@ describe('hostile input', () => {
         'outbox',
       ];
       const counts: Record<string, number> = {};
-      for (const table of tables) counts[table] = Number((await c.query(`SELECT count(*) FROM ${table}`)).rows[0].count);
+      for (const table of tables)
+        counts[table] = Number((await c.query(`SELECT count(*) FROM ${table}`)).rows[0].count);
       return counts;
     });
   }

@@ -45,7 +45,10 @@ describe('integration keys', () => {
         lastUsedAt: null,
         revokedAt: null,
       });
-      const list = await request(t.http).get(`/admin/brands/${brandA}/integration-keys`).set(bearer(fx.admin)).expect(200);
+      const list = await request(t.http)
+        .get(`/admin/brands/${brandA}/integration-keys`)
+        .set(bearer(fx.admin))
+        .expect(200);
       const listed = list.body.items.find((k: { id: number }) => k.id === response.body.id);
       expect(listed).toMatchObject({ name: 'Storefront', status: 'active' });
       expect(listed).not.toHaveProperty('key');
@@ -60,20 +63,31 @@ describe('integration keys', () => {
         'give either a non-empty permissions list or fullAccess: true, not both',
       ],
       [{ name: 'x', permissions: ['settings.manage'] }, 'settings.manage cannot be granted to an integration key'],
-      [{ name: 'x', permissions: ['orders.fly'] }, expect.stringMatching(/^each value in permissions must be one of: /)],
+      [
+        { name: 'x', permissions: ['orders.fly'] },
+        expect.stringMatching(/^each value in permissions must be one of: /),
+      ],
       [{ name: 'x', fullAccess: true, expiresAt: '2001-01-01T00:00:00Z' }, 'expiresAt must be in the future'],
       [{ name: 'x', fullAccess: true, expiresAt: 'tomorrow' }, 'expiresAt must be a valid ISO 8601 date string'],
       [{ permissions: ['orders.read'] }, 'name must be a string'],
       [{ name: '', fullAccess: true }, 'name must be longer than or equal to 1 characters'],
     ])('refuses %p with 400', async (body, error) => {
-      const response = await request(t.http).post(`/admin/brands/${brandA}/integration-keys`).set(bearer(fx.admin)).send(body).expect(400);
+      const response = await request(t.http)
+        .post(`/admin/brands/${brandA}/integration-keys`)
+        .set(bearer(fx.admin))
+        .send(body)
+        .expect(400);
       expect(response.body.error).toEqual(error);
     });
 
     it('is journaled with the integration name', async () => {
       const key = await issueKey(fx, brandA, { name: 'ERP sync', fullAccess: true });
       const entry = (await journal(fx)).find((e) => e.type === 'integration_key_issued' && e.details.keyId === key.id);
-      expect(entry).toMatchObject({ brandId: brandA, actor: { kind: 'user', id: fx.admin.userId }, details: { name: 'ERP sync' } });
+      expect(entry).toMatchObject({
+        brandId: brandA,
+        actor: { kind: 'user', id: fx.admin.userId },
+        details: { name: 'ERP sync' },
+      });
     });
 
     it('stores only a fingerprint: no table holds the key or its random part', async () => {
@@ -102,7 +116,10 @@ describe('integration keys', () => {
     it('fullAccess opens every brand permission but not settings.manage', async () => {
       const key = await issueKey(fx, brandA, { fullAccess: true });
       await check(key.headers).expect(200);
-      const response = await request(t.http).get(`/admin/brands/${brandA}/integration-keys`).set(key.headers).expect(403);
+      const response = await request(t.http)
+        .get(`/admin/brands/${brandA}/integration-keys`)
+        .set(key.headers)
+        .expect(403);
       expect(response.body.error).toBe('Forbidden: Missing permission settings.manage');
     });
 
@@ -179,14 +196,16 @@ describe('integration keys', () => {
       const key = await issueKey(fx, brandA, { permissions: ['orders.read'] });
       await check(key.headers).expect(200);
       const read = async () =>
-        (await withClient(db.url, (c) => c.query('SELECT last_used_at FROM integration_keys WHERE id = $1', [key.id]))).rows[0]
-          .last_used_at as Date | null;
+        (await withClient(db.url, (c) => c.query('SELECT last_used_at FROM integration_keys WHERE id = $1', [key.id])))
+          .rows[0].last_used_at as Date | null;
       const deadline = Date.now() + 5000;
       while ((await read()) === null && Date.now() < deadline) await sleep(50);
       expect(await read()).not.toBeNull();
 
       const recent = new Date(Date.now() - 30_000);
-      await withClient(db.url, (c) => c.query('UPDATE integration_keys SET last_used_at = $2 WHERE id = $1', [key.id, recent]));
+      await withClient(db.url, (c) =>
+        c.query('UPDATE integration_keys SET last_used_at = $2 WHERE id = $1', [key.id, recent]),
+      );
       await check(key.headers).expect(200);
       await sleep(200);
       expect((await read())!.getTime()).toBe(recent.getTime());
@@ -198,7 +217,10 @@ describe('integration keys', () => {
       const until = Date.now() + 5000;
       while (Date.now() - (await read())!.getTime() > 60_000 && Date.now() < until) await sleep(50);
       expect(Date.now() - (await read())!.getTime()).toBeLessThan(60_000);
-      const list = await request(t.http).get(`/admin/brands/${brandA}/integration-keys`).set(bearer(fx.admin)).expect(200);
+      const list = await request(t.http)
+        .get(`/admin/brands/${brandA}/integration-keys`)
+        .set(bearer(fx.admin))
+        .expect(200);
       expect(list.body.items.find((k: { id: number }) => k.id === key.id).lastUsedAt).toEqual(expect.any(String));
     });
   });
@@ -214,8 +236,13 @@ describe('integration keys', () => {
       expect(revoked.body).toMatchObject({ id: key.id, status: 'revoked', revokedAt: expect.any(String) });
       const after = await check(key.headers).expect(401);
       expect(after.body.error).toBe('Unauthorized');
-      await request(t.http).post(`/admin/brands/${brandA}/integration-keys/${key.id}/revoke`).set(bearer(fx.admin)).expect(200);
-      const entries = (await journal(fx)).filter((e) => e.type === 'integration_key_revoked' && e.details.keyId === key.id);
+      await request(t.http)
+        .post(`/admin/brands/${brandA}/integration-keys/${key.id}/revoke`)
+        .set(bearer(fx.admin))
+        .expect(200);
+      const entries = (await journal(fx)).filter(
+        (e) => e.type === 'integration_key_revoked' && e.details.keyId === key.id,
+      );
       expect(entries).toHaveLength(1);
       expect(entries[0].details.name).toBe('To revoke');
     });
@@ -226,7 +253,10 @@ describe('integration keys', () => {
         const key = await issueKey(fx, brandA, { permissions: ['orders.read'] });
         await request(second.http).get('/orders/admin/all?limit=1').set(key.headers).expect(200);
         await request(t.http).get('/orders/admin/all?limit=1').set(key.headers).expect(200);
-        await request(t.http).post(`/admin/brands/${brandA}/integration-keys/${key.id}/revoke`).set(bearer(fx.admin)).expect(200);
+        await request(t.http)
+          .post(`/admin/brands/${brandA}/integration-keys/${key.id}/revoke`)
+          .set(bearer(fx.admin))
+          .expect(200);
         await request(second.http).get('/orders/admin/all?limit=1').set(key.headers).expect(401);
         await request(t.http).get('/orders/admin/all?limit=1').set(key.headers).expect(401);
       } finally {
@@ -246,11 +276,18 @@ describe('integration keys', () => {
       const entry = (await journal(fx)).find(
         (e) => e.type === 'brand_violation' && e.details.resource === 'integration_key' && e.details.id === foreign.id,
       );
-      expect(entry).toMatchObject({ brandId: brandA, targetBrandId: brandB, actor: { kind: 'user', id: manager.userId } });
+      expect(entry).toMatchObject({
+        brandId: brandA,
+        targetBrandId: brandB,
+        actor: { kind: 'user', id: manager.userId },
+      });
     });
 
     it('an unknown key id gets 404', async () => {
-      await request(t.http).post(`/admin/brands/${brandA}/integration-keys/999999/revoke`).set(bearer(fx.admin)).expect(404);
+      await request(t.http)
+        .post(`/admin/brands/${brandA}/integration-keys/999999/revoke`)
+        .set(bearer(fx.admin))
+        .expect(404);
     });
   });
 
@@ -262,8 +299,14 @@ describe('integration keys', () => {
       await sleep(1700);
       const response = await check(key.headers).expect(401);
       expect(response.body.error).toBe('Unauthorized');
-      const list = await request(t.http).get(`/admin/brands/${brandA}/integration-keys`).set(bearer(fx.admin)).expect(200);
-      expect(list.body.items.find((k: { id: number }) => k.id === key.id)).toMatchObject({ status: 'expired', expiresAt });
+      const list = await request(t.http)
+        .get(`/admin/brands/${brandA}/integration-keys`)
+        .set(bearer(fx.admin))
+        .expect(200);
+      expect(list.body.items.find((k: { id: number }) => k.id === key.id)).toMatchObject({
+        status: 'expired',
+        expiresAt,
+      });
     });
   });
 
@@ -273,9 +316,17 @@ describe('integration keys', () => {
       const session = await login(t.http, author.email, author.password);
       const key = await issueKey(fx, brandA, { permissions: ['orders.read'] }, session);
       await check(key.headers).expect(200);
-      await request(t.http).patch(`/admin/users/${author.id}`).set(bearer(fx.admin)).send({ isSuperadmin: false }).expect(200);
+      await request(t.http)
+        .patch(`/admin/users/${author.id}`)
+        .set(bearer(fx.admin))
+        .send({ isSuperadmin: false })
+        .expect(200);
       expect((await check(key.headers).expect(401)).body.error).toBe('Unauthorized');
-      await request(t.http).patch(`/admin/users/${author.id}`).set(bearer(fx.admin)).send({ isSuperadmin: true }).expect(200);
+      await request(t.http)
+        .patch(`/admin/users/${author.id}`)
+        .set(bearer(fx.admin))
+        .send({ isSuperadmin: true })
+        .expect(200);
       await check(key.headers).expect(200);
     });
 
@@ -284,7 +335,11 @@ describe('integration keys', () => {
       await fx.grant(brandA, author.id, ['settings.manage']);
       const session = await login(t.http, author.email, author.password);
       const key = await issueKey(fx, brandA, { permissions: ['orders.read'] }, session);
-      await request(t.http).patch(`/admin/users/${author.id}`).set(bearer(fx.admin)).send({ isSuperadmin: false }).expect(200);
+      await request(t.http)
+        .patch(`/admin/users/${author.id}`)
+        .set(bearer(fx.admin))
+        .send({ isSuperadmin: false })
+        .expect(200);
       await check(key.headers).expect(401);
     });
 
@@ -305,7 +360,11 @@ describe('integration keys', () => {
       await fx.grant(brandA, author.id, ['settings.manage']);
       const session = await login(t.http, author.email, author.password);
       const key = await issueKey(fx, brandA, { permissions: ['orders.read'] }, session);
-      await request(t.http).patch(`/admin/users/${author.id}`).set(bearer(fx.admin)).send({ isSuperadmin: true }).expect(200);
+      await request(t.http)
+        .patch(`/admin/users/${author.id}`)
+        .set(bearer(fx.admin))
+        .send({ isSuperadmin: true })
+        .expect(200);
       await fx.grant(brandA, author.id, []);
       await check(key.headers).expect(200);
     });
@@ -315,7 +374,11 @@ describe('integration keys', () => {
       await fx.grant(brandA, author.id, ['settings.manage']);
       const session = await login(t.http, author.email, author.password);
       const key = await issueKey(fx, brandA, { permissions: ['orders.read'] }, session);
-      await request(t.http).patch(`/admin/users/${author.id}`).set(bearer(fx.admin)).send({ active: false }).expect(200);
+      await request(t.http)
+        .patch(`/admin/users/${author.id}`)
+        .set(bearer(fx.admin))
+        .send({ active: false })
+        .expect(200);
       await check(key.headers).expect(401);
     });
 

@@ -1,6 +1,13 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { callService, freePort, spawnService, stopService, waitForHealth, type ServiceProcess } from './support/service-process';
+import {
+  callService,
+  freePort,
+  spawnService,
+  stopService,
+  waitForHealth,
+  type ServiceProcess,
+} from './support/service-process';
 import { createTestDatabase, withClient, type TestDatabase } from './support/test-database';
 
 const ADMIN = { email: 'owner@example.com', password: 'owner-password-1' };
@@ -78,7 +85,13 @@ describe('several instances on one database', () => {
 
     const distinct = await Promise.all(
       Array.from({ length: 30 }, (_, i) =>
-        call(services[i % 3], 'POST', '/orders/integrations/partner/webhook', order(`D-${i}`, i % 2 ? ['S', 'M'] : ['M', 'S']), auth),
+        call(
+          services[i % 3],
+          'POST',
+          '/orders/integrations/partner/webhook',
+          order(`D-${i}`, i % 2 ? ['S', 'M'] : ['M', 'S']),
+          auth,
+        ),
       ),
     );
     expect(distinct.every((r) => r.status === 201)).toBe(true);
@@ -95,11 +108,21 @@ describe('several instances on one database', () => {
       { name: 'M', stock: 100 - 60, ledger: 100 - 60 },
     ]);
 
-    for (const service of services) expect((await call(service, 'GET', '/orders/admin/all?limit=1', undefined, auth)).status).toBe(200);
+    for (const service of services)
+      expect((await call(service, 'GET', '/orders/admin/all?limit=1', undefined, auth)).status).toBe(200);
     expect(
-      (await call(services[2], 'POST', `/admin/brands/${brand}/integration-keys/${storefront.id}/revoke`, undefined, admin)).status,
+      (
+        await call(
+          services[2],
+          'POST',
+          `/admin/brands/${brand}/integration-keys/${storefront.id}/revoke`,
+          undefined,
+          admin,
+        )
+      ).status,
     ).toBe(200);
-    for (const service of services) expect((await call(service, 'GET', '/orders/admin/all?limit=1', undefined, auth)).status).toBe(401);
+    for (const service of services)
+      expect((await call(service, 'GET', '/orders/admin/all?limit=1', undefined, auth)).status).toBe(401);
   });
 
   it('npm run start:cluster serves from several workers on one port and stops cleanly', async () => {
@@ -130,7 +153,9 @@ describe('several instances on one database', () => {
       ps.once('exit', () => resolve(pids.trim().split('\n').filter(Boolean).length));
     });
     expect(workers).toBe(2);
-    const answers = await Promise.all(Array.from({ length: 20 }, () => fetch(`${service.baseUrl}/health`).then((r) => r.status)));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => fetch(`${service.baseUrl}/health`).then((r) => r.status)),
+    );
     expect(answers.every((s) => s === 200)).toBe(true);
     child.kill('SIGTERM');
     expect(await exited).toBe(0);

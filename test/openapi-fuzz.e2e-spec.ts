@@ -17,8 +17,36 @@ interface Operation {
 }
 
 /** Texts that must never address a record or reach the database as a number. */
-const HOSTILE_IDS = ['0', '01', '0x1', '+1', '1e0', '0.1e1', '1.0', '-1', '%00', '%20', 'abc', '9'.repeat(25), '2147483648', '%C3%BC'];
-const HOSTILE_QUERY = ['', '1e2', '0x10', '+5', '05', '-1', '1.5', '%00', 'abc', '9'.repeat(25), '9223372036854775808', '2147483648'];
+const HOSTILE_IDS = [
+  '0',
+  '01',
+  '0x1',
+  '+1',
+  '1e0',
+  '0.1e1',
+  '1.0',
+  '-1',
+  '%00',
+  '%20',
+  'abc',
+  '9'.repeat(25),
+  '2147483648',
+  '%C3%BC',
+];
+const HOSTILE_QUERY = [
+  '',
+  '1e2',
+  '0x10',
+  '+5',
+  '05',
+  '-1',
+  '1.5',
+  '%00',
+  'abc',
+  '9'.repeat(25),
+  '9223372036854775808',
+  '2147483648',
+];
 
 /**
  * Every operation of the OpenAPI document, called with generated path ids, query strings and
@@ -28,7 +56,10 @@ const HOSTILE_QUERY = ['', '1e2', '0x10', '+5', '05', '-1', '1.5', '%00', 'abc',
  */
 describe('every route in the OpenAPI document, fuzzed', () => {
   let s: Suite;
-  let document: { paths: Record<string, Record<string, unknown>>; components?: { securitySchemes?: Record<string, unknown> } };
+  let document: {
+    paths: Record<string, Record<string, unknown>>;
+    components?: { securitySchemes?: Record<string, unknown> };
+  };
   let operations: Operation[];
   const ids: Record<string, string[]> = {};
   const auth: Record<'admin' | 'site' | 'logout', Record<string, string>> = { admin: {}, site: {}, logout: {} };
@@ -56,7 +87,10 @@ describe('every route in the OpenAPI document, fuzzed', () => {
     const order = await request(s.t.http)
       .post('/orders/admin')
       .set(key.headers)
-      .send({ recipient: { fullName: 'A B', phone: '+79120000000' }, items: [{ sizeId: product.sizes[0].id, quantity: 1 }] })
+      .send({
+        recipient: { fullName: 'A B', phone: '+79120000000' },
+        items: [{ sizeId: product.sizes[0].id, quantity: 1 }],
+      })
       .expect(201);
     Object.assign(ids, {
       brandId: [String(brand)],
@@ -82,7 +116,9 @@ describe('every route in the OpenAPI document, fuzzed', () => {
     expect(result.valid ? '' : compileErrors(result)).toBe('');
     const schemes = new Set(Object.keys(document.components?.securitySchemes ?? {}));
     const used = Object.values(document.paths).flatMap((ops) =>
-      Object.values(ops).flatMap((op) => ((op as { security?: Array<Record<string, unknown>> }).security ?? []).flatMap(Object.keys)),
+      Object.values(ops).flatMap((op) =>
+        ((op as { security?: Array<Record<string, unknown>> }).security ?? []).flatMap(Object.keys),
+      ),
     );
     expect(used.filter((name) => !schemes.has(name))).toEqual([]);
   });
@@ -93,7 +129,10 @@ describe('every route in the OpenAPI document, fuzzed', () => {
       const input = fc.record({
         pathValues: fc.tuple(
           ...op.pathParams.map((name) =>
-            fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...(ids[name] ?? ['1'])) }, fc.constantFrom(...HOSTILE_IDS)),
+            fc.oneof(
+              { weight: 3, arbitrary: fc.constantFrom(...(ids[name] ?? ['1'])) },
+              fc.constantFrom(...HOSTILE_IDS),
+            ),
           ),
         ),
         query: fc.array(
@@ -126,7 +165,11 @@ describe('every route in the OpenAPI document, fuzzed', () => {
           if (response.status >= 500) throw new Error(summary);
           if (response.status >= 400) {
             const errorBody = response.body as { error?: unknown; requestId?: unknown; details?: unknown };
-            if (typeof errorBody.error !== 'string' || errorBody.error.length === 0 || typeof errorBody.requestId !== 'string')
+            if (
+              typeof errorBody.error !== 'string' ||
+              errorBody.error.length === 0 ||
+              typeof errorBody.requestId !== 'string'
+            )
               throw new Error(`shape: ${summary}`);
             if (response.status === 400 && !Array.isArray(errorBody.details)) throw new Error(`no details: ${summary}`);
           }
@@ -176,7 +219,8 @@ function resolve(document: unknown, schema: Schema | undefined): Schema | undefi
     return resolve(document, target);
   }
   const out: Schema = { ...schema };
-  if (schema.properties) out.properties = Object.fromEntries(Object.entries(schema.properties).map(([k, v]) => [k, resolve(document, v)!]));
+  if (schema.properties)
+    out.properties = Object.fromEntries(Object.entries(schema.properties).map(([k, v]) => [k, resolve(document, v)!]));
   if (schema.items) out.items = resolve(document, schema.items);
   if (schema.allOf) out.allOf = schema.allOf.map((part) => resolve(document, part)!);
   return out;

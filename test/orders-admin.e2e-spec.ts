@@ -96,8 +96,20 @@ describe('GET /orders/admin/all and /orders/admin/:orderId', () => {
         'carrierRegistrationFailedAt',
       ].sort(),
     );
-    expect(response.body).toMatchObject({ id: ordersA[0], totalKopeks: 180000, deliveryCostKopeks: 30000, itemsTotalKopeks: 150000 });
-    expect(Object.keys(response.body.recipient).sort()).toEqual(['email', 'firstName', 'fullName', 'patronymic', 'phone', 'surname']);
+    expect(response.body).toMatchObject({
+      id: ordersA[0],
+      totalKopeks: 180000,
+      deliveryCostKopeks: 30000,
+      itemsTotalKopeks: 150000,
+    });
+    expect(Object.keys(response.body.recipient).sort()).toEqual([
+      'email',
+      'firstName',
+      'fullName',
+      'patronymic',
+      'phone',
+      'surname',
+    ]);
     expect(Object.keys(response.body.delivery).sort()).toEqual(['city', 'cityCode', 'pvzAddress', 'pvzCode']);
   });
 
@@ -105,9 +117,11 @@ describe('GET /orders/admin/all and /orders/admin/:orderId', () => {
     const foreign = await seedOrder(db.url, brandB);
     const response = await request(t.http).get(`/orders/admin/${foreign}`).set(reader.headers).expect(403);
     expect(response.body.error).toBe('Forbidden: brand not allowed');
-    expect((await journal(fx)).some((e) => e.type === 'brand_violation' && e.details.id === foreign && e.targetBrandId === brandB)).toBe(
-      true,
-    );
+    expect(
+      (await journal(fx)).some(
+        (e) => e.type === 'brand_violation' && e.details.id === foreign && e.targetBrandId === brandB,
+      ),
+    ).toBe(true);
     const missing = await request(t.http).get('/orders/admin/99999999').set(reader.headers).expect(404);
     expect(missing.body.error).toBe('Not found');
   });
@@ -116,7 +130,11 @@ describe('GET /orders/admin/all and /orders/admin/:orderId', () => {
     const member = await fx.member(brandA, ['orders.read']);
     const mine = await request(t.http).get('/orders/admin/all').set(bearer(member)).expect(200);
     expect(mine.body.total).toBe(3);
-    const chosen = await request(t.http).get('/orders/admin/all').set(bearer(fx.admin)).set('X-Brand-Id', String(brandB)).expect(200);
+    const chosen = await request(t.http)
+      .get('/orders/admin/all')
+      .set(bearer(fx.admin))
+      .set('X-Brand-Id', String(brandB))
+      .expect(200);
     expect(chosen.body.total).toBe(2);
   });
 
@@ -152,7 +170,9 @@ describe('GET /orders/admin/all and /orders/admin/:orderId', () => {
     });
 
     it('an order never moves to another brand, which would leave both counts wrong', async () => {
-      const moved = withClient(db.url, (c) => c.query('UPDATE orders SET brand_id = $1 WHERE id = $2', [brandB, ordersA[0]]));
+      const moved = withClient(db.url, (c) =>
+        c.query('UPDATE orders SET brand_id = $1 WHERE id = $2', [brandB, ordersA[0]]),
+      );
       await expect(moved).rejects.toThrow(`an order never changes brand (order ${ordersA[0]})`);
       expect(await keptEqualsCounted()).toEqual([]);
     });
@@ -162,7 +182,8 @@ describe('GET /orders/admin/all and /orders/admin/:orderId', () => {
       await migrator.initialize();
       try {
         // Back to before BrandOrderCounts, however many migrations came after it.
-        const counted = async () => (await migrator.query(`SELECT to_regclass('brand_order_counts') AS t`))[0].t !== null;
+        const counted = async () =>
+          (await migrator.query(`SELECT to_regclass('brand_order_counts') AS t`))[0].t !== null;
         while (await counted()) await migrator.undoLastMigration({ transaction: 'each' });
         const brand = await fx.brand();
         for (let i = 0; i < 4; i++) await seedOrder(db.url, brand);

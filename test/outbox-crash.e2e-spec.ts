@@ -63,7 +63,9 @@ describe('outbox across a crash', () => {
     service = spawnService(env);
     await waitForHealth(service);
     const admin = { Authorization: `Bearer ${(await call('POST', '/auth/login', ADMIN)).body.token}` };
-    const brand = (await call('POST', '/admin/brands', { name: 'Crash', slug: 'crash', staffEmail: 'staff@crash.example' }, admin)).body.id;
+    const brand = (
+      await call('POST', '/admin/brands', { name: 'Crash', slug: 'crash', staffEmail: 'staff@crash.example' }, admin)
+    ).body.id;
     const keyOf = async (permissions: string[]) => ({
       Authorization: `Bearer ${(await call('POST', `/admin/brands/${brand}/integration-keys`, { name: 'k', permissions }, admin)).body.key}`,
     });
@@ -127,7 +129,9 @@ describe('outbox across a crash', () => {
       ),
     );
     expect(stock.rows[0]).toEqual({ stock: 7, ledger: 7 });
-    const jobs = await withClient(db.url, (c) => c.query('SELECT kind, done_at IS NOT NULL AS done FROM outbox ORDER BY id'));
+    const jobs = await withClient(db.url, (c) =>
+      c.query('SELECT kind, done_at IS NOT NULL AS done FROM outbox ORDER BY id'),
+    );
     expect(jobs.rows.every((j: { done: boolean }) => j.done)).toBe(true);
   });
 });

@@ -1,7 +1,14 @@
 import { signPayload } from '../src/common/webhooks/webhook-signature';
 import { CarrierStub } from './support/carrier-stub';
 import { eventually } from './support/eventually';
-import { callService, freePort, spawnService, stopService, waitForHealth, type ServiceProcess } from './support/service-process';
+import {
+  callService,
+  freePort,
+  spawnService,
+  stopService,
+  waitForHealth,
+  type ServiceProcess,
+} from './support/service-process';
 import { PAYMENT_SECRET } from './support/signed';
 import { SmtpSink } from './support/smtp-sink';
 import { createTestDatabase, withClient, type TestDatabase } from './support/test-database';
@@ -52,16 +59,31 @@ describe('outbox jobs slower than their lease, two instances', () => {
   });
 
   /** A call that must succeed; its answer. */
-  async function call(service: ServiceProcess, method: string, url: string, body?: unknown, headers: Record<string, string> = {}) {
+  async function call(
+    service: ServiceProcess,
+    method: string,
+    url: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ) {
     const response = await callService(service, method, url, body, headers);
-    if (response.status >= 300) throw new Error(`${method} ${url} → ${response.status} ${JSON.stringify(response.body)}`);
+    if (response.status >= 300)
+      throw new Error(`${method} ${url} → ${response.status} ${JSON.stringify(response.body)}`);
     return response.body;
   }
 
   it('registers every shipment once and sends every mail once', async () => {
     const [first, second] = services;
     const admin = { Authorization: `Bearer ${(await call(first, 'POST', '/auth/login', ADMIN)).token}` };
-    const brand = (await call(first, 'POST', '/admin/brands', { name: 'Slow', slug: 'slow', staffEmail: 'staff@slow.example' }, admin)).id;
+    const brand = (
+      await call(
+        first,
+        'POST',
+        '/admin/brands',
+        { name: 'Slow', slug: 'slow', staffEmail: 'staff@slow.example' },
+        admin,
+      )
+    ).id;
     const key = (
       await call(
         first,
@@ -111,7 +133,9 @@ describe('outbox jobs slower than their lease, two instances', () => {
 
     // Each paid order: one carrier registration, the buyer's payment mail, the staff mail.
     await eventually(async () => {
-      const pending = await withClient(db.url, (c) => c.query('SELECT count(*)::int AS n FROM outbox WHERE done_at IS NULL'));
+      const pending = await withClient(db.url, (c) =>
+        c.query('SELECT count(*)::int AS n FROM outbox WHERE done_at IS NULL'),
+      );
       expect(pending.rows[0].n).toBe(0);
     }, 90_000);
     // Time for a job whose lease had lapsed to be run a second time, were that possible.

@@ -29,7 +29,12 @@ describe('storefront webhook under arbitrary input', () => {
         { name: 'M', priceKopeks: 1200 },
       ],
     });
-    await createProduct(fx, brand, { article: 'B-1', storefrontArticle: 'SF-B', priceKopeks: 700, sizes: [{ name: 'One', stock: 1000 }] });
+    await createProduct(fx, brand, {
+      article: 'B-1',
+      storefrontArticle: 'SF-B',
+      priceKopeks: 700,
+      sizes: [{ name: 'One', stock: 1000 }],
+    });
     await createProduct(fx, brand, { article: 'C-1', storefrontArticle: 'SF-C', priceKopeks: 300 });
   });
   afterAll(async () => {
@@ -74,7 +79,10 @@ describe('storefront webhook under arbitrary input', () => {
       delivery: fc.oneof(
         fc.constant(undefined),
         fc.record(
-          { city: fc.oneof(fc.string(), junk), deliveryCostKopeks: fc.oneof(fc.integer({ min: -10, max: 100000 }), junk) },
+          {
+            city: fc.oneof(fc.string(), junk),
+            deliveryCostKopeks: fc.oneof(fc.integer({ min: -10, max: 100000 }), junk),
+          },
           { requiredKeys: [] },
         ),
         junk,
@@ -92,7 +100,10 @@ describe('storefront webhook under arbitrary input', () => {
   // Well-formed orders (some matching, some not, some repeating a number) mixed with anything at all.
   const wellFormed = fc.record({
     partnerOrderId: fc.stringMatching(/^W-[0-9]{1,2}$/),
-    recipient: fc.record({ fullName: fc.constantFrom('Ivanov Ivan', 'Petrova Anna Sergeevna'), phone: fc.constant('+79120000000') }),
+    recipient: fc.record({
+      fullName: fc.constantFrom('Ivanov Ivan', 'Petrova Anna Sergeevna'),
+      phone: fc.constant('+79120000000'),
+    }),
     items: fc.array(
       fc.record({
         article: fc.constantFrom('SF-A', 'SF-B', 'SF-B', 'SF-C', 'NOPE'),
@@ -128,14 +139,21 @@ describe('storefront webhook under arbitrary input', () => {
     await fc.assert(
       fc.asyncProperty(anyBody, async (payload) => {
         const before = await snapshot();
-        const response = await request(t.http).post('/orders/integrations/partner/webhook').set(storefront.headers).send(payload);
+        const response = await request(t.http)
+          .post('/orders/integrations/partner/webhook')
+          .set(storefront.headers)
+          .send(payload);
         const after = await snapshot();
         expect([200, 201, 400, 422]).toContain(response.status);
         seen.add(response.status);
         expect(typeof response.body.error === 'string' || response.body.ok === true).toBe(true);
         if (response.status === 201) {
           const lines = (payload.items as unknown[] | undefined)?.length ?? 0;
-          expect(after).toEqual({ orders: before.orders + 1, items: before.items + lines, movements: before.movements + lines });
+          expect(after).toEqual({
+            orders: before.orders + 1,
+            items: before.items + lines,
+            movements: before.movements + lines,
+          });
         } else {
           expect(after).toEqual(before);
         }

@@ -92,7 +92,13 @@ describe('POST /orders/integrations/partner/webhook', () => {
           { article: 'SF-SHIRT', size: 'M', quantity: 1, priceKopeks: 399000 },
           { article: 'SF-CAP', size: 'ONE SIZE', quantity: 1 },
         ],
-        delivery: { city: 'Kazan', cityCode: 424, pvzCode: 'KZN12', pvzAddress: 'Bauman st. 1', deliveryCostKopeks: 35000 },
+        delivery: {
+          city: 'Kazan',
+          cityCode: 424,
+          pvzCode: 'KZN12',
+          pvzAddress: 'Bauman st. 1',
+          deliveryCostKopeks: 35000,
+        },
         carrierOrderUuid: '72753034-0a5e-4b6c-9b2f-4f1c1b3a2b11',
         carrierTrackingNumber: '1234567890',
         waybillUrl: 'https://carrier.example/waybill/1',
@@ -140,7 +146,15 @@ describe('POST /orders/integrations/partner/webhook', () => {
             priceKopeks: 480000,
             lineTotalKopeks: 480000,
           },
-          { productId: shirt.id, sizeId: sizeM(), article: 'LS-001', size: 'M', quantity: 1, priceKopeks: 399000, lineTotalKopeks: 399000 },
+          {
+            productId: shirt.id,
+            sizeId: sizeM(),
+            article: 'LS-001',
+            size: 'M',
+            quantity: 1,
+            priceKopeks: 399000,
+            lineTotalKopeks: 399000,
+          },
           {
             productId: cap.id,
             sizeId: cap.sizes[0].id,
@@ -176,18 +190,28 @@ describe('POST /orders/integrations/partner/webhook', () => {
       const created = await send(body).expect(201);
       expect(created.body.order.totalKopeks).toBe(2 * 470000 + 500);
       const order = await request(t.http).get(`/orders/admin/${created.body.order.id}`).set(reader.headers).expect(200);
-      expect(order.body.items.map((i: { priceKopeks: number; lineTotalKopeks: number }) => [i.priceKopeks, i.lineTotalKopeks])).toEqual([
+      expect(
+        order.body.items.map((i: { priceKopeks: number; lineTotalKopeks: number }) => [
+          i.priceKopeks,
+          i.lineTotalKopeks,
+        ]),
+      ).toEqual([
         [470000, 940000],
         [0, 0],
       ]);
-      expect([order.body.itemsTotalKopeks, order.body.deliveryCostKopeks, order.body.totalKopeks]).toEqual([940000, 500, 940500]);
+      expect([order.body.itemsTotalKopeks, order.body.deliveryCostKopeks, order.body.totalKopeks]).toEqual([
+        940000, 500, 940500,
+      ]);
     });
 
     it('an absent or invalid orderDate means the moment of receipt', async () => {
       for (const orderDate of [undefined, 'yesterday', '2026-13-45T99:00:00Z', 12345, null]) {
         const before = Date.now();
         const created = await send(minimal({ orderDate })).expect(201);
-        const order = await request(t.http).get(`/orders/admin/${created.body.order.id}`).set(reader.headers).expect(200);
+        const order = await request(t.http)
+          .get(`/orders/admin/${created.body.order.id}`)
+          .set(reader.headers)
+          .expect(200);
         const at = Date.parse(order.body.orderedAt);
         expect(at).toBeGreaterThanOrEqual(before - 1000);
         expect(at).toBeLessThanOrEqual(Date.now() + 1000);
@@ -197,17 +221,23 @@ describe('POST /orders/integrations/partner/webhook', () => {
     it('accepts an order beyond the stock and marks it stockShortage', async () => {
       const capSize = cap.sizes[0].id;
       const before = await stockAndLedger(db.url, capSize);
-      const created = await send(minimal({ items: [{ article: 'SF-CAP', size: 'One size', quantity: before.stock + 2 }] })).expect(201);
+      const created = await send(
+        minimal({ items: [{ article: 'SF-CAP', size: 'One size', quantity: before.stock + 2 }] }),
+      ).expect(201);
       const order = await request(t.http).get(`/orders/admin/${created.body.order.id}`).set(reader.headers).expect(200);
       expect(order.body.stockShortage).toBe(true);
       expect(await stockAndLedger(db.url, capSize)).toEqual({ stock: -2, ledger: -2 });
     });
 
     it('records the buyer mail intent durably when there is an e-mail, and not without', async () => {
-      const withMail = await send(minimal({ recipient: { fullName: 'A B', phone: '+79120000000', email: 'a@example.com' } })).expect(201);
+      const withMail = await send(
+        minimal({ recipient: { fullName: 'A B', phone: '+79120000000', email: 'a@example.com' } }),
+      ).expect(201);
       const without = await send(minimal()).expect(201);
       expect(
-        await countRows(db.url, 'outbox', `kind = 'mail.order_accepted' AND payload->>'orderId' = $1`, [String(withMail.body.order.id)]),
+        await countRows(db.url, 'outbox', `kind = 'mail.order_accepted' AND payload->>'orderId' = $1`, [
+          String(withMail.body.order.id),
+        ]),
       ).toBe(1);
       expect(await countRows(db.url, 'outbox', `payload->>'orderId' = $1`, [String(without.body.order.id)])).toBe(0);
     });
@@ -240,7 +270,11 @@ describe('POST /orders/integrations/partner/webhook', () => {
       const body = minimal({ items: [{ article: 'SF-TEMP', size: 'S', quantity: 1 }] });
       await send(body).expect(201);
       const writer = await issueKey(fx, brandA, { permissions: ['products.write'] });
-      await request(t.http).patch(`/catalog/products/${product.id}`).set(writer.headers).send({ storefrontArticle: null }).expect(200);
+      await request(t.http)
+        .patch(`/catalog/products/${product.id}`)
+        .set(writer.headers)
+        .send({ storefrontArticle: null })
+        .expect(200);
       await send(body).expect(200);
     });
 
@@ -266,7 +300,9 @@ describe('POST /orders/integrations/partner/webhook', () => {
       expect(responses.filter((r) => r.status === 200)).toHaveLength(19);
       const ids = new Set(responses.map((r) => r.body.order.id));
       expect(ids.size).toBe(1);
-      expect(await countRows(db.url, 'orders', 'brand_id = $1 AND partner_order_id = $2', [brandA, body.partnerOrderId])).toBe(1);
+      expect(
+        await countRows(db.url, 'orders', 'brand_id = $1 AND partner_order_id = $2', [brandA, body.partnerOrderId]),
+      ).toBe(1);
       const after = await stockAndLedger(db.url, sizeM());
       expect(after.stock).toBe(before.stock - 3);
       expect(after.ledger).toBe(after.stock);
@@ -379,7 +415,12 @@ describe('POST /orders/integrations/partner/webhook', () => {
     });
 
     it('never matches another brand’s products', async () => {
-      await createProduct(fx, brandB, { article: 'B-ONLY', storefrontArticle: 'SF-B-ONLY', priceKopeks: 100, sizes: [{ name: 'M' }] });
+      await createProduct(fx, brandB, {
+        article: 'B-ONLY',
+        storefrontArticle: 'SF-B-ONLY',
+        priceKopeks: 100,
+        sizes: [{ name: 'M' }],
+      });
       await send(minimal({ items: [{ article: 'SF-B-ONLY', size: 'M', quantity: 1 }] })).expect(422);
     });
 

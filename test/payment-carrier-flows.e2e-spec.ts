@@ -89,20 +89,35 @@ describe('payment confirmation and carrier delivery flows', () => {
       paidAt: new Date().toISOString(),
       ...over,
     });
-  const order = async (id: number) => (await request(t.http).get(`/orders/admin/${id}`).set(clerk.headers).expect(200)).body;
+  const order = async (id: number) =>
+    (await request(t.http).get(`/orders/admin/${id}`).set(clerk.headers).expect(200)).body;
   const mailsAbout = (orderNumber: string) => sink.received.filter((m) => m.raw.includes(orderNumber));
 
   describe('signatures', () => {
-    const body = () => ({ eventId: eventId(), orderNumber: '1', amountKopeks: 1, status: 'failed', paidAt: new Date().toISOString() });
+    const body = () => ({
+      eventId: eventId(),
+      orderNumber: '1',
+      amountKopeks: 1,
+      status: 'failed',
+      paidAt: new Date().toISOString(),
+    });
     it.each([
       ['a wrong secret', (b: unknown) => postSigned(t.http, '/payments/webhook', 'some-other-secret-123', b)],
       [
         'an altered body',
         (b: unknown) =>
-          postSigned(t.http, '/payments/webhook', PAYMENT_SECRET, b, { tamper: (raw) => raw.replace('"failed"', '"succeeded"') }),
+          postSigned(t.http, '/payments/webhook', PAYMENT_SECRET, b, {
+            tamper: (raw) => raw.replace('"failed"', '"succeeded"'),
+          }),
       ],
-      ['a stale timestamp', (b: unknown) => postSigned(t.http, '/payments/webhook', PAYMENT_SECRET, b, { timestamp: now() - 301 })],
-      ['a future timestamp', (b: unknown) => postSigned(t.http, '/payments/webhook', PAYMENT_SECRET, b, { timestamp: now() + 301 })],
+      [
+        'a stale timestamp',
+        (b: unknown) => postSigned(t.http, '/payments/webhook', PAYMENT_SECRET, b, { timestamp: now() - 301 }),
+      ],
+      [
+        'a future timestamp',
+        (b: unknown) => postSigned(t.http, '/payments/webhook', PAYMENT_SECRET, b, { timestamp: now() + 301 }),
+      ],
       ['the carrier’s secret', (b: unknown) => postSigned(t.http, '/payments/webhook', CARRIER_SECRET, b)],
       [
         'no header',
@@ -133,13 +148,23 @@ describe('payment confirmation and carrier delivery flows', () => {
     });
 
     it('the carrier webhook checks its own secret', async () => {
-      const event = { eventId: eventId(), carrierOrderUuid: 'x', status: 'in_transit', occurredAt: new Date().toISOString() };
-      expect((await postSigned(t.http, '/carrier/webhook', PAYMENT_SECRET, event).expect(401)).body.error).toBe('Invalid signature');
+      const event = {
+        eventId: eventId(),
+        carrierOrderUuid: 'x',
+        status: 'in_transit',
+        occurredAt: new Date().toISOString(),
+      };
+      expect((await postSigned(t.http, '/carrier/webhook', PAYMENT_SECRET, event).expect(401)).body.error).toBe(
+        'Invalid signature',
+      );
       await postSigned(t.http, '/carrier/webhook', CARRIER_SECRET, event).expect(404);
     });
 
     it('a signed but invalid body → 400 listing the problems', async () => {
-      const response = await postSigned(t.http, '/payments/webhook', PAYMENT_SECRET, { eventId: '', status: 'maybe' }).expect(400);
+      const response = await postSigned(t.http, '/payments/webhook', PAYMENT_SECRET, {
+        eventId: '',
+        status: 'maybe',
+      }).expect(400);
       expect(response.body.details).toEqual([
         'eventId must not be empty',
         'orderNumber must be a string',
@@ -178,7 +203,9 @@ describe('payment confirmation and carrier delivery flows', () => {
         return received;
       });
       expect(mails.find((m) => m.to.includes(STAFF))?.subject).toBe(`New paid order ${pending.orderNumber}`);
-      expect(mails.find((m) => m.to.includes(BUYER))?.subject).toBe(`Northwind: payment for order ${pending.orderNumber} received`);
+      expect(mails.find((m) => m.to.includes(BUYER))?.subject).toBe(
+        `Northwind: payment for order ${pending.orderNumber} received`,
+      );
       expect(mails.every((m) => /multipart\/alternative/.test(m.raw) && /text\/html/.test(m.raw))).toBe(true);
     });
 
@@ -203,7 +230,9 @@ describe('payment confirmation and carrier delivery flows', () => {
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(mailsAbout(pending.orderNumber)).toHaveLength(2);
       expect(
-        await countRows(db.url, 'outbox', `kind = 'carrier.register_shipment' AND payload->>'orderId' = $1`, [String(pending.id)]),
+        await countRows(db.url, 'outbox', `kind = 'carrier.register_shipment' AND payload->>'orderId' = $1`, [
+          String(pending.id),
+        ]),
       ).toBe(1);
     });
 
@@ -217,7 +246,9 @@ describe('payment confirmation and carrier delivery flows', () => {
         paidAt: new Date().toISOString(),
       };
       const before = await stockAndLedger(db.url, sizeId);
-      const responses = await Promise.all(Array.from({ length: 10 }, () => postSigned(t.http, '/payments/webhook', PAYMENT_SECRET, event)));
+      const responses = await Promise.all(
+        Array.from({ length: 10 }, () => postSigned(t.http, '/payments/webhook', PAYMENT_SECRET, event)),
+      );
       expect(responses.filter((r) => r.status === 200 && !r.body.duplicate)).toHaveLength(1);
       expect(responses.filter((r) => r.status === 200 && r.body.duplicate === true)).toHaveLength(9);
       expect((await stockAndLedger(db.url, sizeId)).stock).toBe(before.stock - 2);
@@ -231,10 +262,15 @@ describe('payment confirmation and carrier delivery flows', () => {
         status: 'succeeded',
         paidAt: new Date().toISOString(),
       };
-      expect((await postSigned(t.http, '/payments/webhook', PAYMENT_SECRET, event).expect(404)).body.error).toBe('Not found');
+      expect((await postSigned(t.http, '/payments/webhook', PAYMENT_SECRET, event).expect(404)).body.error).toBe(
+        'Not found',
+      );
       expect(await countRows(db.url, 'inbound_events', 'event_id = $1', [event.eventId])).toBe(0);
       const pending = await pendingOrder();
-      await postSigned(t.http, '/payments/webhook', PAYMENT_SECRET, { ...event, orderNumber: pending.orderNumber }).expect(200);
+      await postSigned(t.http, '/payments/webhook', PAYMENT_SECRET, {
+        ...event,
+        orderNumber: pending.orderNumber,
+      }).expect(200);
       expect((await order(pending.id)).paymentStatus).toBe('paid');
     });
 
@@ -248,10 +284,14 @@ describe('payment confirmation and carrier delivery flows', () => {
         status: 'succeeded',
         paidAt: new Date().toISOString(),
       };
-      expect((await postSigned(t.http, '/payments/webhook', PAYMENT_SECRET, event).expect(200)).body).toEqual({ ok: true });
+      expect((await postSigned(t.http, '/payments/webhook', PAYMENT_SECRET, event).expect(200)).body).toEqual({
+        ok: true,
+      });
       expect(await order(pending.id)).toMatchObject({ status: 'new', paymentStatus: 'pending' });
       expect(await stockAndLedger(db.url, sizeId)).toEqual(before);
-      const entry = (await journal(fx)).find((e) => e.type === 'payment_amount_mismatch' && e.details.eventId === event.eventId);
+      const entry = (await journal(fx)).find(
+        (e) => e.type === 'payment_amount_mismatch' && e.details.eventId === event.eventId,
+      );
       expect(entry).toMatchObject({
         brandId: brand,
         actor: { kind: 'webhook', id: null },
@@ -272,7 +312,13 @@ describe('payment confirmation and carrier delivery flows', () => {
     it('the carrier failing twice, then succeeding: registered once, on the third call', async () => {
       // Earlier tests' shipments first, so the two failures fall on this order.
       await eventually(async () =>
-        expect(await countRows(db.url, 'outbox', `kind = 'carrier.register_shipment' AND done_at IS NULL AND failed_at IS NULL`)).toBe(0),
+        expect(
+          await countRows(
+            db.url,
+            'outbox',
+            `kind = 'carrier.register_shipment' AND done_at IS NULL AND failed_at IS NULL`,
+          ),
+        ).toBe(0),
       );
       const pending = await pendingOrder();
       carrier.failNext(2);
@@ -323,7 +369,9 @@ describe('payment confirmation and carrier delivery flows', () => {
               j.kind.startsWith('mail.') && j.payload.orderId === pending.id,
           );
           expect(mailJobs).toHaveLength(2);
-          expect(mailJobs.every((j: { attempts: number; lastError: string }) => j.attempts >= 2 && /451/.test(j.lastError))).toBe(true);
+          expect(
+            mailJobs.every((j: { attempts: number; lastError: string }) => j.attempts >= 2 && /451/.test(j.lastError)),
+          ).toBe(true);
         });
         expect(mailsAbout(pending.orderNumber)).toHaveLength(0);
       } finally {
@@ -354,14 +402,24 @@ describe('payment confirmation and carrier delivery flows', () => {
 
     it('applies statuses in occurredAt order: an older event after a newer one changes nothing', async () => {
       const shipped = await shippedOrder();
-      await event({ carrierOrderUuid: shipped.carrierOrderUuid, status: 'in_transit', occurredAt: at(10) }).expect(200, { ok: true });
+      await event({ carrierOrderUuid: shipped.carrierOrderUuid, status: 'in_transit', occurredAt: at(10) }).expect(
+        200,
+        { ok: true },
+      );
       expect(await order(shipped.id)).toMatchObject({ status: 'shipped', deliveryStatus: 'in_transit' });
-      await event({ trackingNumber: shipped.carrierTrackingNumber, status: 'delivered', occurredAt: at(30) }).expect(200, { ok: true });
+      await event({ trackingNumber: shipped.carrierTrackingNumber, status: 'delivered', occurredAt: at(30) }).expect(
+        200,
+        { ok: true },
+      );
       expect(await order(shipped.id)).toMatchObject({ status: 'completed', deliveryStatus: 'delivered' });
-      await event({ carrierOrderUuid: shipped.carrierOrderUuid, status: 'arrived', occurredAt: at(20) }).expect(200, { ok: true });
+      await event({ carrierOrderUuid: shipped.carrierOrderUuid, status: 'arrived', occurredAt: at(20) }).expect(200, {
+        ok: true,
+      });
       expect(await order(shipped.id)).toMatchObject({ status: 'completed', deliveryStatus: 'delivered' });
       // A buyer mail for each applied change (in_transit, delivered), none for the stale one.
-      await eventually(() => expect(mailsAbout(shipped.orderNumber).filter((m) => m.to.includes(BUYER))).toHaveLength(3));
+      await eventually(() =>
+        expect(mailsAbout(shipped.orderNumber).filter((m) => m.to.includes(BUYER))).toHaveLength(3),
+      );
       const subjects = mailsAbout(shipped.orderNumber).map((m) => m.subject);
       expect(subjects).toContain(`Northwind: order ${shipped.orderNumber}: Your parcel is on its way`);
       expect(subjects).toContain(`Northwind: order ${shipped.orderNumber}: Your parcel has been delivered`);
@@ -369,14 +427,24 @@ describe('payment confirmation and carrier delivery flows', () => {
 
     it('returned marks the order returned; a repeated eventId is a duplicate', async () => {
       const shipped = await shippedOrder();
-      const returned = { eventId: eventId(), carrierOrderUuid: shipped.carrierOrderUuid, status: 'returned', occurredAt: at(40) };
+      const returned = {
+        eventId: eventId(),
+        carrierOrderUuid: shipped.carrierOrderUuid,
+        status: 'returned',
+        occurredAt: at(40),
+      };
       await postSigned(t.http, '/carrier/webhook', CARRIER_SECRET, returned).expect(200, { ok: true });
       expect(await order(shipped.id)).toMatchObject({ status: 'returned', deliveryStatus: 'returned' });
       await postSigned(t.http, '/carrier/webhook', CARRIER_SECRET, returned).expect(200, { ok: true, duplicate: true });
     });
 
     it('an unknown shipment → 404, not recorded', async () => {
-      const unknown = { eventId: eventId(), carrierOrderUuid: 'no-such-shipment', status: 'in_transit', occurredAt: at(1) };
+      const unknown = {
+        eventId: eventId(),
+        carrierOrderUuid: 'no-such-shipment',
+        status: 'in_transit',
+        occurredAt: at(1),
+      };
       await postSigned(t.http, '/carrier/webhook', CARRIER_SECRET, unknown).expect(404);
       expect(await countRows(db.url, 'inbound_events', 'event_id = $1', [unknown.eventId])).toBe(0);
     });
@@ -401,14 +469,19 @@ describe('payment confirmation and carrier delivery flows', () => {
       const none = await event({ status: 'in_transit', occurredAt: at(1) }).expect(400);
       expect(none.body.error).toBe('carrierOrderUuid or trackingNumber is required');
       const bad = await event({ carrierOrderUuid: 'x', status: 'teleported', occurredAt: at(1) }).expect(400);
-      expect(bad.body.error).toBe('status must be one of: registered, accepted, in_transit, arrived, delivered, not_delivered, returned');
+      expect(bad.body.error).toBe(
+        'status must be one of: registered, accepted, in_transit, arrived, delivered, not_delivered, returned',
+      );
     });
   });
 
   describe('giving up', () => {
     it('after the retry window the order is flagged, the job shows as failed, and staff are mailed', async () => {
       // A second instance whose window is one second; both instances' workers compete for the job.
-      const other = await startTestApp({ databaseUrl: db.url, env: env(urls.smtp, urls.carrier, { OUTBOX_GIVE_UP_AFTER_SECONDS: '1' }) });
+      const other = await startTestApp({
+        databaseUrl: db.url,
+        env: env(urls.smtp, urls.carrier, { OUTBOX_GIVE_UP_AFTER_SECONDS: '1' }),
+      });
       carrier.down = true;
       try {
         const pending = await pendingOrder();
@@ -421,7 +494,9 @@ describe('payment confirmation and carrier delivery flows', () => {
         expect(flagged.carrierTrackingNumber).toBeNull();
         await eventually(() =>
           expect(
-            sink.to(STAFF).filter((m) => m.subject === `Shipment for order ${pending.orderNumber} could not be registered`),
+            sink
+              .to(STAFF)
+              .filter((m) => m.subject === `Shipment for order ${pending.orderNumber} could not be registered`),
           ).toHaveLength(1),
         );
         const failed = await request(t.http)

@@ -53,12 +53,24 @@ describe('permission matrix: session users × endpoints', () => {
             .post('/admin/brands')
             .send({ name: 'M', slug: `matrix-${++n}` }),
         ),
-      expect: { anonymous: UNAUTHORIZED, superadmin: 201, manager: MISSING_ADMIN, reader: MISSING_ADMIN, outsider: MISSING_ADMIN },
+      expect: {
+        anonymous: UNAUTHORIZED,
+        superadmin: 201,
+        manager: MISSING_ADMIN,
+        reader: MISSING_ADMIN,
+        outsider: MISSING_ADMIN,
+      },
     },
     {
       name: 'GET /admin/brands',
       call: (who) => as(who, request(t.http).get('/admin/brands')),
-      expect: { anonymous: UNAUTHORIZED, superadmin: 200, manager: MISSING_ADMIN, reader: MISSING_ADMIN, outsider: MISSING_ADMIN },
+      expect: {
+        anonymous: UNAUTHORIZED,
+        superadmin: 200,
+        manager: MISSING_ADMIN,
+        reader: MISSING_ADMIN,
+        outsider: MISSING_ADMIN,
+      },
     },
     {
       name: 'POST /admin/users',
@@ -69,17 +81,35 @@ describe('permission matrix: session users × endpoints', () => {
             .post('/admin/users')
             .send({ email: `matrix-${++n}@example.com`, password: 'matrix-pass-1' }),
         ),
-      expect: { anonymous: UNAUTHORIZED, superadmin: 201, manager: MISSING_ADMIN, reader: MISSING_ADMIN, outsider: MISSING_ADMIN },
+      expect: {
+        anonymous: UNAUTHORIZED,
+        superadmin: 201,
+        manager: MISSING_ADMIN,
+        reader: MISSING_ADMIN,
+        outsider: MISSING_ADMIN,
+      },
     },
     {
       name: 'GET /admin/users',
       call: (who) => as(who, request(t.http).get('/admin/users')),
-      expect: { anonymous: UNAUTHORIZED, superadmin: 200, manager: MISSING_ADMIN, reader: MISSING_ADMIN, outsider: MISSING_ADMIN },
+      expect: {
+        anonymous: UNAUTHORIZED,
+        superadmin: 200,
+        manager: MISSING_ADMIN,
+        reader: MISSING_ADMIN,
+        outsider: MISSING_ADMIN,
+      },
     },
     {
       name: 'PATCH /admin/users/:userId',
       call: (who, c) => as(who, request(t.http).patch(`/admin/users/${c.targetUserId}`).send({ active: true })),
-      expect: { anonymous: UNAUTHORIZED, superadmin: 200, manager: MISSING_ADMIN, reader: MISSING_ADMIN, outsider: MISSING_ADMIN },
+      expect: {
+        anonymous: UNAUTHORIZED,
+        superadmin: 200,
+        manager: MISSING_ADMIN,
+        reader: MISSING_ADMIN,
+        outsider: MISSING_ADMIN,
+      },
     },
     {
       name: 'PUT /admin/brands/:brandId/members/:userId',
@@ -90,7 +120,13 @@ describe('permission matrix: session users × endpoints', () => {
             .put(`/admin/brands/${c.brandA}/members/${c.targetUserId}`)
             .send({ permissions: ['orders.read'] }),
         ),
-      expect: { anonymous: UNAUTHORIZED, superadmin: 200, manager: 200, reader: MISSING_MANAGE, outsider: MISSING_MANAGE },
+      expect: {
+        anonymous: UNAUTHORIZED,
+        superadmin: 200,
+        manager: 200,
+        reader: MISSING_MANAGE,
+        outsider: MISSING_MANAGE,
+      },
     },
     {
       name: 'GET /auth/me',

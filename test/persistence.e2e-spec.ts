@@ -18,7 +18,11 @@ describe('restarts keep users, brands and sessions', () => {
   it('a second start keeps the data, the session works on, and there is still one superadministrator', async () => {
     const first = await startTestApp({ databaseUrl: db.url });
     const session = await login(first.http, ADMIN.email, ADMIN.password);
-    const brand = await request(first.http).post('/admin/brands').set(bearer(session)).send({ name: 'Kept', slug: 'kept' }).expect(201);
+    const brand = await request(first.http)
+      .post('/admin/brands')
+      .set(bearer(session))
+      .send({ name: 'Kept', slug: 'kept' })
+      .expect(201);
     await first.close();
 
     const second = await startTestApp({ databaseUrl: db.url });
@@ -38,7 +42,9 @@ describe('restarts keep users, brands and sessions', () => {
     try {
       const apps = await Promise.all([1, 2, 3].map(() => startTestApp({ databaseUrl: other.url })));
       await Promise.all(apps.map((a) => a.close()));
-      const rows = await withClient(other.url, (c) => c.query('SELECT count(*)::int AS n FROM users WHERE is_superadmin'));
+      const rows = await withClient(other.url, (c) =>
+        c.query('SELECT count(*)::int AS n FROM users WHERE is_superadmin'),
+      );
       expect(rows.rows[0].n).toBe(1);
     } finally {
       await other.drop();

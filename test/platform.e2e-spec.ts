@@ -40,7 +40,11 @@ describe('platform conventions', () => {
       .set('Content-Type', 'application/json')
       .send('{"email": "a@b.c", ')
       .expect(400);
-    expect(response.body).toEqual({ error: 'Malformed JSON body', details: ['body is not valid JSON'], requestId: expect.any(String) });
+    expect(response.body).toEqual({
+      error: 'Malformed JSON body',
+      details: ['body is not valid JSON'],
+      requestId: expect.any(String),
+    });
   });
 
   it('a JSON body with a __proto__ key, at any depth, is refused with a 400 that names it', async () => {
@@ -59,21 +63,40 @@ describe('platform conventions', () => {
   });
 
   it('a body that is not JSON gets 415, and an empty JSON body reads as {} (then validated)', async () => {
-    const text = await request(t.http).post('/auth/login').set('Content-Type', 'text/plain').send('email=a@b.c').expect(415);
-    expect(text.body).toEqual({ error: 'Unsupported media type: send application/json', requestId: expect.any(String) });
-    const empty = await request(t.http).post('/auth/login').set('Content-Type', 'application/json').send('').expect(400);
+    const text = await request(t.http)
+      .post('/auth/login')
+      .set('Content-Type', 'text/plain')
+      .send('email=a@b.c')
+      .expect(415);
+    expect(text.body).toEqual({
+      error: 'Unsupported media type: send application/json',
+      requestId: expect.any(String),
+    });
+    const empty = await request(t.http)
+      .post('/auth/login')
+      .set('Content-Type', 'application/json')
+      .send('')
+      .expect(400);
     expect(empty.body.details).toEqual(['email must be a string', 'password must be a string']);
   });
 
   it('a body over 1 MiB gets 413 Payload too large', async () => {
     const body = JSON.stringify({ email: 'a'.repeat(1024 * 1024 + 10), password: 'x' });
-    const response = await request(t.http).post('/auth/login').set('Content-Type', 'application/json').send(body).expect(413);
+    const response = await request(t.http)
+      .post('/auth/login')
+      .set('Content-Type', 'application/json')
+      .send(body)
+      .expect(413);
     expect(response.body.error).toBe('Payload too large');
   });
 
   it('a body just under 1 MiB is read (and then validated)', async () => {
     const body = JSON.stringify({ email: 'a'.repeat(1024 * 1024 - 100), password: 'x' });
-    const response = await request(t.http).post('/auth/login').set('Content-Type', 'application/json').send(body).expect(400);
+    const response = await request(t.http)
+      .post('/auth/login')
+      .set('Content-Type', 'application/json')
+      .send(body)
+      .expect(400);
     expect(response.body.error).toBe('email must be shorter than or equal to 254 characters');
   });
 
@@ -84,7 +107,11 @@ describe('platform conventions', () => {
   });
 
   it('a JSON body that is not an object is a 400, not a 500', async () => {
-    const response = await request(t.http).post('/auth/login').set('Content-Type', 'application/json').send('[1,2]').expect(400);
+    const response = await request(t.http)
+      .post('/auth/login')
+      .set('Content-Type', 'application/json')
+      .send('[1,2]')
+      .expect(400);
     expect(typeof response.body.error).toBe('string');
   });
 

@@ -70,7 +70,10 @@ describe('production sites, site keys and the production API', () => {
   it('GET /production-api/me names the site and its brand; Bearer is matched case-insensitively', async () => {
     const site = await siteWithKey(fx, brandA, 'Kostroma');
     for (const scheme of ['Bearer', 'bearer', 'BEARER', 'bEaReR']) {
-      const response = await request(t.http).get('/production-api/me').set('Authorization', `${scheme} ${site.key}`).expect(200);
+      const response = await request(t.http)
+        .get('/production-api/me')
+        .set('Authorization', `${scheme} ${site.key}`)
+        .expect(200);
       const brand = await request(t.http).get('/admin/brands').set(bearer(fx.admin));
       const alpha = brand.body.items.find((b: { id: number }) => b.id === brandA);
       expect(response.body).toEqual({
@@ -87,7 +90,10 @@ describe('production sites, site keys and the production API', () => {
     expect(notBearer.body.error).toBe('Invalid or inactive API key');
     const integration = await issueKey(fx, brandA, { fullAccess: true });
     for (const value of ['0'.repeat(48), 'not-a-key', 'ABCDEF'.repeat(8), integration.key, fx.admin.token]) {
-      const response = await request(t.http).get('/production-api/me').set('Authorization', `Bearer ${value}`).expect(401);
+      const response = await request(t.http)
+        .get('/production-api/me')
+        .set('Authorization', `Bearer ${value}`)
+        .expect(401);
       expect(response.body.error).toBe('Invalid or inactive API key');
     }
     // A browser session cookie opens nothing here either.
@@ -123,7 +129,9 @@ describe('production sites, site keys and the production API', () => {
       ]);
       expect(first).toBeLessThanOrEqual(CACHE_BOUND_MS);
       expect(other).toBeLessThanOrEqual(CACHE_BOUND_MS);
-      const entries = (await journal(fx)).filter((e) => e.type === 'site_key_revoked' && e.details.keyId === site.keyId);
+      const entries = (await journal(fx)).filter(
+        (e) => e.type === 'site_key_revoked' && e.details.keyId === site.keyId,
+      );
       expect(entries).toHaveLength(1);
       expect(entries[0].details.name).toBe('Revoked workshop');
     } finally {
@@ -160,9 +168,14 @@ describe('production sites, site keys and the production API', () => {
     const foreign = await siteWithKey(fx, brandB, 'Foreign');
     const manager = await fx.member(brandA, ['settings.manage']);
     const attempts = [
-      request(t.http).patch(`/admin/brands/${brandA}/production-sites/${foreign.siteId}`).set(bearer(manager)).send({ active: false }),
+      request(t.http)
+        .patch(`/admin/brands/${brandA}/production-sites/${foreign.siteId}`)
+        .set(bearer(manager))
+        .send({ active: false }),
       request(t.http).post(`/admin/brands/${brandA}/production-sites/${foreign.siteId}/keys`).set(bearer(manager)),
-      request(t.http).post(`/admin/brands/${brandA}/production-sites/${foreign.siteId}/keys/${foreign.keyId}/revoke`).set(bearer(manager)),
+      request(t.http)
+        .post(`/admin/brands/${brandA}/production-sites/${foreign.siteId}/keys/${foreign.keyId}/revoke`)
+        .set(bearer(manager)),
     ];
     for (const attempt of attempts) {
       const response = await attempt.expect(403);
@@ -175,7 +188,9 @@ describe('production sites, site keys and the production API', () => {
       .expect(403);
     expect(keyThroughOwnSite.body.error).toBe('Forbidden: brand not allowed');
     await request(t.http).get('/production-api/me').set(foreign.headers).expect(200);
-    const violations = (await journal(fx)).filter((e) => e.type === 'brand_violation' && e.actor?.id === manager.userId);
+    const violations = (await journal(fx)).filter(
+      (e) => e.type === 'brand_violation' && e.actor?.id === manager.userId,
+    );
     expect(violations).toHaveLength(4);
     for (const v of violations) expect(v).toMatchObject({ brandId: brandA, targetBrandId: brandB });
   });

@@ -49,7 +49,10 @@ describe('rate limits per key', () => {
 
   it('over ten seconds a key averages RATE_LIMIT_PER_SECOND, whatever its bursts', async () => {
     // 2 a second on average (20 per 10 s), bursts to 10: two full bursts use up the ten seconds.
-    const strict = await startTestApp({ databaseUrl: db.url, env: { RATE_LIMIT_PER_SECOND: '2', RATE_LIMIT_BURST: '10' } });
+    const strict = await startTestApp({
+      databaseUrl: db.url,
+      env: { RATE_LIMIT_PER_SECOND: '2', RATE_LIMIT_BURST: '10' },
+    });
     try {
       const key = await issueKey(fx, brand, { permissions: ['orders.read'] });
       const first = await burst(strict.http, '/orders/admin/all?limit=1', key.headers, 10);
@@ -73,7 +76,10 @@ describe('rate limits per key', () => {
 
   it('with REDIS_URL the counters are shared by every instance', async () => {
     const env = { ...LIMITS, REDIS_URL, RATE_LIMIT_KEY_PREFIX: `test-${randomBytes(4).toString('hex')}` };
-    const [one, two] = await Promise.all([startTestApp({ databaseUrl: db.url, env }), startTestApp({ databaseUrl: db.url, env })]);
+    const [one, two] = await Promise.all([
+      startTestApp({ databaseUrl: db.url, env }),
+      startTestApp({ databaseUrl: db.url, env }),
+    ]);
     try {
       const key = await issueKey(fx, brand, { permissions: ['orders.read'] });
       const responses = (

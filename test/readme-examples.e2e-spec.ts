@@ -49,8 +49,12 @@ describe('README examples', () => {
     expect(stdout).toMatch(/^200$/m);
     expect(stdout).toMatch(/"status":"revoked"/);
     expect(stdout).toMatch(/HTTP\/1\.1 201/);
-    expect(stdout).toMatch(/"ok":true,"duplicate":false,"order":\{"id":\d+,"orderNumber":"\d+","hash":"[\w-]+","totalKopeks":1405000\}/);
+    expect(stdout).toMatch(
+      /"ok":true,"duplicate":false,"order":\{"id":\d+,"orderNumber":"\d+","hash":"[\w-]+","totalKopeks":1405000\}/,
+    );
     expect(stdout).toContain(`{"ok":true}`);
-    expect(stdout).toMatch(/"site":\{"id":\d+,"name":"Ivanovo workshop"\},"brand":\{"id":1,"name":"Northwind","slug":"northwind"\}/);
+    expect(stdout).toMatch(
+      /"site":\{"id":\d+,"name":"Ivanovo workshop"\},"brand":\{"id":1,"name":"Northwind","slug":"northwind"\}/,
+    );
   });
 });

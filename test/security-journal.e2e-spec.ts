@@ -29,7 +29,10 @@ describe('security journal', () => {
     await siteWithKey(fx, brandB, 'B site');
 
     const managerB = await fx.member(brandB, ['settings.manage']);
-    const journalB = await request(t.http).get(`/admin/brands/${brandB}/security-journal`).set(bearer(managerB)).expect(200);
+    const journalB = await request(t.http)
+      .get(`/admin/brands/${brandB}/security-journal`)
+      .set(bearer(managerB))
+      .expect(200);
     const types = journalB.body.items.map((e: { type: string }) => e.type);
     expect(types).toEqual(['site_key_issued', 'brand_violation']);
     expect(journalB.body.items[1]).toMatchObject({
@@ -44,8 +47,14 @@ describe('security journal', () => {
       ip: expect.any(String),
     });
 
-    const journalA = await request(t.http).get(`/admin/brands/${brandA}/security-journal`).set(bearer(fx.admin)).expect(200);
-    expect(journalA.body.items.map((e: { type: string }) => e.type)).toEqual(['brand_violation', 'integration_key_issued']);
+    const journalA = await request(t.http)
+      .get(`/admin/brands/${brandA}/security-journal`)
+      .set(bearer(fx.admin))
+      .expect(200);
+    expect(journalA.body.items.map((e: { type: string }) => e.type)).toEqual([
+      'brand_violation',
+      'integration_key_issued',
+    ]);
     expect(journalA.body.items[1].details.name).toBe('A reader');
     expect(JSON.stringify(journalA.body)).not.toContain('C only');
   });
@@ -68,7 +77,10 @@ describe('security journal', () => {
 
   it('is readable by settings.manage in the brand and by superadministrators only', async () => {
     const reader = await fx.member(brandA, ['orders.read']);
-    const denied = await request(t.http).get(`/admin/brands/${brandA}/security-journal`).set(bearer(reader)).expect(403);
+    const denied = await request(t.http)
+      .get(`/admin/brands/${brandA}/security-journal`)
+      .set(bearer(reader))
+      .expect(403);
     expect(denied.body.error).toBe('Forbidden: Missing permission settings.manage');
     const managerA = await fx.member(brandA, ['settings.manage']);
     const global = await request(t.http).get('/admin/security-journal').set(bearer(managerA)).expect(403);
@@ -81,7 +93,10 @@ describe('security journal', () => {
     const key = await issueKey(fx, brandA, { permissions: ['orders.read'] });
     const orderC = await seedOrder(db.url, brandC);
     for (let i = 0; i < 3; i++) await request(t.http).get(`/orders/admin/${orderC}`).set(key.headers).expect(403);
-    const journalC = await request(t.http).get(`/admin/brands/${brandC}/security-journal`).set(bearer(fx.admin)).expect(200);
+    const journalC = await request(t.http)
+      .get(`/admin/brands/${brandC}/security-journal`)
+      .set(bearer(fx.admin))
+      .expect(200);
     const attempts = journalC.body.items.filter(
       (e: { type: string; actor: { id: number } }) => e.type === 'brand_violation' && e.actor.id === key.id,
     );

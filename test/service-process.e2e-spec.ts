@@ -5,7 +5,12 @@ import { freePort, spawnService, stopService, waitForHealth, type ServiceProcess
 
 const ADMIN = { email: 'owner@example.com', password: 'owner-password-1' };
 
-async function call(service: ServiceProcess, method: string, url: string, options: { token?: string; body?: unknown } = {}) {
+async function call(
+  service: ServiceProcess,
+  method: string,
+  url: string,
+  options: { token?: string; body?: unknown } = {},
+) {
   const response = await fetch(`${service.baseUrl}${url}`, {
     method,
     headers: {
@@ -47,7 +52,9 @@ describe('the service process on its embedded default database', () => {
     const login = await call(running, 'POST', '/auth/login', { body: ADMIN });
     expect(login.status).toBe(200);
     const token = login.body.token as string;
-    expect((await call(running, 'POST', '/admin/brands', { token, body: { name: 'Persisted', slug: 'persisted' } })).status).toBe(201);
+    expect(
+      (await call(running, 'POST', '/admin/brands', { token, body: { name: 'Persisted', slug: 'persisted' } })).status,
+    ).toBe(201);
     expect(await call(running, 'GET', '/auth/me', { token })).toMatchObject({ status: 200 });
     expect(await stopService(running)).toBe(0);
     // Requests were logged (method, path, status) but never a password or a token.

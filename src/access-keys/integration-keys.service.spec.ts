@@ -66,7 +66,15 @@ describe('IntegrationKeysService.verify', () => {
   it('gives a full-access key every brand permission but settings.manage', async () => {
     const key = generateIntegrationKey();
     const { service } = serviceWith([
-      { id: 3, brand_id: 9, name: 'n', permissions: [], full_access: true, fingerprint: fingerprintOf(key), last_used_at: new Date() },
+      {
+        id: 3,
+        brand_id: 9,
+        name: 'n',
+        permissions: [],
+        full_access: true,
+        fingerprint: fingerprintOf(key),
+        last_used_at: new Date(),
+      },
     ]);
     const permissions = (await service.verify(key))!.permissionsIn(9);
     expect(permissions.has('orders.create_partner')).toBe(true);

@@ -82,7 +82,9 @@ export class IntegrationKeysService {
   }
 
   async revoke(ctx: RequestContext, keyId: number): Promise<IntegrationKeyView> {
-    const found = await this.db.getRepository(IntegrationKeyEntity).findOne({ where: { id: keyId }, select: { id: true, brandId: true } });
+    const found = await this.db
+      .getRepository(IntegrationKeyEntity)
+      .findOne({ where: { id: keyId }, select: { id: true, brandId: true } });
     const key = await this.ownership.assertOwned(ctx, found, { resource: 'integration_key', id: keyId });
     await this.db.transaction(async (tx) => {
       const revoked = await changedRows<{ name: string }>(
@@ -114,7 +116,12 @@ export class IntegrationKeysService {
     const row = rows[0];
     if (!row || !timingSafeEqual(row.fingerprint, fingerprint)) return null;
     this.touch(row);
-    return new IntegrationKeyPrincipal(row.id, row.name, row.brand_id, effectivePermissions(row.full_access, row.permissions));
+    return new IntegrationKeyPrincipal(
+      row.id,
+      row.name,
+      row.brand_id,
+      effectivePermissions(row.full_access, row.permissions),
+    );
   }
 
   private touch(row: VerifiedKeyRow): void {

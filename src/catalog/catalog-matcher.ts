@@ -74,7 +74,10 @@ export class CatalogMatcher {
   }
 
   /** Sizes addressed by id: unknown ones are reported; another brand's is a cross-brand attempt (403). */
-  async byIds(ctx: RequestContext, sizeIds: number[]): Promise<{ sizes: Map<number, ResolvedSize>; missing: number[] }> {
+  async byIds(
+    ctx: RequestContext,
+    sizeIds: number[],
+  ): Promise<{ sizes: Map<number, ResolvedSize>; missing: number[] }> {
     const rows: Array<Row & { brand_id: number }> = await this.db.query(
       `SELECT p.id AS product_id, p.article, p.storefront_article, p.price_kopeks AS product_price, p.brand_id,
               s.id AS size_id, s.name AS size_name, s.name_key, s.price_kopeks AS size_price
@@ -89,7 +92,12 @@ export class CatalogMatcher {
     return { sizes, missing: sizeIds.filter((id) => !sizes.has(id)) };
   }
 
-  private async resolve(brandId: number, lines: LineRef[], column: 'article' | 'storefront_article', label: string): Promise<Resolution> {
+  private async resolve(
+    brandId: number,
+    lines: LineRef[],
+    column: 'article' | 'storefront_article',
+    label: string,
+  ): Promise<Resolution> {
     const articles = [...new Set(lines.map((l) => l.article))];
     const rows = await runPrepared<Row>(this.db, MATCH_BY[column], [brandId, articles]);
     const byArticle = new Map<string, Row[]>();

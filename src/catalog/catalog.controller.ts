@@ -34,7 +34,11 @@ export class CatalogController {
 
   @RequirePermission('products.write')
   @Patch(':productId')
-  update(@Ctx() ctx: RequestContext, @Param('productId', ParseIdPipe) productId: number, @Body() body: UpdateProductDto) {
+  update(
+    @Ctx() ctx: RequestContext,
+    @Param('productId', ParseIdPipe) productId: number,
+    @Body() body: UpdateProductDto,
+  ) {
     return this.catalog.update(ctx, productId, body);
   }
 }

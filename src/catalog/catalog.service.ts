@@ -97,7 +97,9 @@ export class CatalogService {
   }
 
   async list(ctx: RequestContext): Promise<ProductView[]> {
-    const products = await this.db.getRepository(ProductEntity).find({ where: { brandId: ctx.brandId! }, order: { id: 'ASC' } });
+    const products = await this.db
+      .getRepository(ProductEntity)
+      .find({ where: { brandId: ctx.brandId! }, order: { id: 'ASC' } });
     return this.views(products);
   }
 
@@ -111,7 +113,12 @@ export class CatalogService {
     return this.views(products);
   }
 
-  private async addSizes(tx: EntityManager, ctx: RequestContext, product: ProductEntity, sizes: SizeDto[]): Promise<void> {
+  private async addSizes(
+    tx: EntityManager,
+    ctx: RequestContext,
+    product: ProductEntity,
+    sizes: SizeDto[],
+  ): Promise<void> {
     if (sizes.length === 0) return;
     const saved = await tx.getRepository(ProductSizeEntity).save(
       sizes.map((size) =>
@@ -156,7 +163,9 @@ export class CatalogService {
       storefrontArticle: p.storefrontArticle,
       priceKopeks: p.priceKopeks,
       attributes: p.attributes,
-      sizes: sizes.filter((s) => s.productId === p.id).map((s) => ({ id: s.id, name: s.name, priceKopeks: s.priceKopeks, stock: s.stock })),
+      sizes: sizes
+        .filter((s) => s.productId === p.id)
+        .map((s) => ({ id: s.id, name: s.name, priceKopeks: s.priceKopeks, stock: s.stock })),
     }));
   }
 
@@ -169,7 +178,8 @@ export class CatalogService {
       if (isUniqueViolation(error, 'uq_products_storefront_article')) {
         throw AppError.conflict('A product with this storefrontArticle already exists in the brand');
       }
-      if (isUniqueViolation(error, 'uq_product_sizes_name')) throw AppError.conflict('The product already has a size with this name');
+      if (isUniqueViolation(error, 'uq_product_sizes_name'))
+        throw AppError.conflict('The product already has a size with this name');
       throw error;
     }
   }
@@ -179,7 +189,8 @@ function assertDistinctSizes(sizes: SizeDto[]): void {
   const seen = new Set<string>();
   for (const size of sizes) {
     const key = sizeKey(size.name);
-    if (seen.has(key)) throw AppError.badRequest([`size names must be unique per product (case-insensitive): "${size.name}" repeats`]);
+    if (seen.has(key))
+      throw AppError.badRequest([`size names must be unique per product (case-insensitive): "${size.name}" repeats`]);
     seen.add(key);
   }
 }

@@ -1,4 +1,13 @@
-import { Check, Column, CreateDateColumn, Entity, ForeignKey, PrimaryGeneratedColumn, Unique, UpdateDateColumn } from 'typeorm';
+import {
+  Check,
+  Column,
+  CreateDateColumn,
+  Entity,
+  ForeignKey,
+  PrimaryGeneratedColumn,
+  Unique,
+  UpdateDateColumn,
+} from 'typeorm';
 import { BrandEntity } from '../identity/entities/brand.entity';
 
 const kopeks = { to: (v: number) => v, from: (v: string) => Number(v) };

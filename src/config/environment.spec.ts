@@ -32,7 +32,10 @@ describe('validateEnvironment', () => {
   it.each([
     [{ PORT: '70000' }, 'Invalid configuration: PORT must be an integer between 0 and 65535'],
     [{ DATABASE_URL: 'http://db' }, 'Invalid configuration: DATABASE_URL must be a postgres:// URL'],
-    [{ LOG_LEVEL: 'loud' }, 'Invalid configuration: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent'],
+    [
+      { LOG_LEVEL: 'loud' },
+      'Invalid configuration: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
+    ],
     [
       { BOOTSTRAP_ADMIN_EMAIL: 'a@b.example' },
       'Invalid configuration: BOOTSTRAP_ADMIN_PASSWORD must be set together with BOOTSTRAP_ADMIN_EMAIL',

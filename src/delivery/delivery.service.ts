@@ -38,7 +38,11 @@ export class DeliveryService {
       if (!fresh) return { ok: true, duplicate: true };
       if (stale) return { ok: true };
 
-      await this.lifecycle.applyCarrierStatus(tx, order, { status: event.status, occurredAt, trackingNumber: event.trackingNumber });
+      await this.lifecycle.applyCarrierStatus(tx, order, {
+        status: event.status,
+        occurredAt,
+        trackingNumber: event.trackingNumber,
+      });
       if (order.recipientEmail && event.status !== order.deliveryStatus) {
         await this.outbox.enqueue(tx, [
           {

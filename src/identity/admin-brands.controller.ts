@@ -32,7 +32,11 @@ export class AdminBrandsController {
   /** A superadministrator, or a member of the brand holding settings.manage (the path decides the brand). */
   @RequirePermission('settings.manage')
   @Put(':brandId/members/:userId')
-  putMember(@Param('brandId', ParseIdPipe) brandId: number, @Param('userId', ParseIdPipe) userId: number, @Body() body: PutMembershipDto) {
+  putMember(
+    @Param('brandId', ParseIdPipe) brandId: number,
+    @Param('userId', ParseIdPipe) userId: number,
+    @Body() body: PutMembershipDto,
+  ) {
     return this.memberships.put(brandId, userId, body.permissions);
   }
 }

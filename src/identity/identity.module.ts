@@ -33,7 +33,10 @@ import { UsersService } from './users.service';
       inject: [ConfigService],
       useFactory: async (config: ConfigService<Environment, true>) =>
         new JwtService({
-          secret: await loadSessionSecret(config.get('SESSION_SECRET', { infer: true }), config.get('DATA_DIR', { infer: true })),
+          secret: await loadSessionSecret(
+            config.get('SESSION_SECRET', { infer: true }),
+            config.get('DATA_DIR', { infer: true }),
+          ),
           signOptions: { algorithm: 'HS256' },
         }),
     },

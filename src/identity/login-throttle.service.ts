@@ -26,10 +26,10 @@ export class LoginThrottle {
     this.sweepNowAndThen();
     return this.db.transaction(async (tx) => {
       await tx.query(`SELECT pg_advisory_xact_lock(hashtext('login:' || $1))`, [email]);
-      await tx.query(`DELETE FROM login_failures WHERE email = $1 AND attempted_at <= now() - make_interval(secs => $2)`, [
-        email,
-        LOGIN_WINDOW_SECONDS,
-      ]);
+      await tx.query(
+        `DELETE FROM login_failures WHERE email = $1 AND attempted_at <= now() - make_interval(secs => $2)`,
+        [email, LOGIN_WINDOW_SECONDS],
+      );
       const blocking: Array<{ retry_after: string }> = await tx.query(
         `SELECT ceil(extract(epoch FROM attempted_at + make_interval(secs => $2) - now()))::int AS retry_after
            FROM login_failures WHERE email = $1
@@ -40,7 +40,10 @@ export class LoginThrottle {
         const retryAfter = String(Math.max(1, Number(blocking[0].retry_after)));
         throw new AppError(429, ErrorText.tooManyLoginAttempts, undefined, { 'Retry-After': retryAfter });
       }
-      const inserted: Array<{ id: string }> = await tx.query('INSERT INTO login_failures (email) VALUES ($1) RETURNING id', [email]);
+      const inserted: Array<{ id: string }> = await tx.query(
+        'INSERT INTO login_failures (email) VALUES ($1) RETURNING id',
+        [email],
+      );
       return inserted[0].id;
     });
   }
@@ -58,7 +61,9 @@ export class LoginThrottle {
     if (Date.now() - this.lastSweep < SWEEP_EVERY_MS) return;
     this.lastSweep = Date.now();
     this.db
-      .query(`DELETE FROM login_failures WHERE attempted_at <= now() - make_interval(secs => $1)`, [LOGIN_WINDOW_SECONDS])
+      .query(`DELETE FROM login_failures WHERE attempted_at <= now() - make_interval(secs => $1)`, [
+        LOGIN_WINDOW_SECONDS,
+      ])
       .catch((error: Error) => this.logger.warn(`could not sweep expired login failures: ${error.message}`));
   }
 }

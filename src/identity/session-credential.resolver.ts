@@ -48,6 +48,12 @@ export class SessionCredentialResolver implements CredentialResolver, OnModuleIn
         throw AppError.forbidden(ErrorText.invalidCsrfToken);
       }
     }
-    return new UserPrincipal(session.userId, session.email, session.isSuperadmin, session.sessionId, session.memberships);
+    return new UserPrincipal(
+      session.userId,
+      session.email,
+      session.isSuperadmin,
+      session.sessionId,
+      session.memberships,
+    );
   }
 }

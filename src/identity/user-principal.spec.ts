@@ -3,7 +3,9 @@ import { UserPrincipal } from './user-principal';
 
 describe('UserPrincipal', () => {
   it('acts in its only brand by default, and in none with two', () => {
-    expect(new UserPrincipal(1, 'a@x', false, 's', [{ brandId: 7, permissions: ['orders.read'] }]).defaultBrandId()).toBe(7);
+    expect(
+      new UserPrincipal(1, 'a@x', false, 's', [{ brandId: 7, permissions: ['orders.read'] }]).defaultBrandId(),
+    ).toBe(7);
     const two = new UserPrincipal(1, 'a@x', false, 's', [
       { brandId: 7, permissions: ['orders.read'] },
       { brandId: 8, permissions: ['orders.read'] },

@@ -36,7 +36,11 @@ export class UsersService {
     const passwordHash = await this.hasher.hash(input.password);
     try {
       const user = await this.users.save(
-        this.users.create({ email: normalizeEmail(input.email), passwordHash, isSuperadmin: input.isSuperadmin ?? false }),
+        this.users.create({
+          email: normalizeEmail(input.email),
+          passwordHash,
+          isSuperadmin: input.isSuperadmin ?? false,
+        }),
       );
       return toUserView(user);
     } catch (error) {

@@ -57,12 +57,19 @@ export class InventoryService {
         actorOf(ctx),
       ),
     );
-    return { sizeId: size.sizeId, productId: size.productId, delta: input.delta, reason: input.reason, stock: stock.get(size.sizeId)! };
+    return {
+      sizeId: size.sizeId,
+      productId: size.productId,
+      delta: input.delta,
+      reason: input.reason,
+      stock: stock.get(size.sizeId)!,
+    };
   }
 
   async movements(ctx: RequestContext, query: { sizeId?: number; limit: number }) {
     // A filter addresses a record as a path does: another brand's size is a 403, not an empty list.
-    if (query.sizeId !== undefined && (await this.matcher.byIds(ctx, [query.sizeId])).missing.length > 0) throw AppError.notFound();
+    if (query.sizeId !== undefined && (await this.matcher.byIds(ctx, [query.sizeId])).missing.length > 0)
+      throw AppError.notFound();
     const rows: Array<{
       id: string;
       size_id: number;
@@ -110,7 +117,12 @@ export class InventoryService {
       const stock = await this.ledger.apply(
         tx,
         brandId,
-        items.map((item, i) => ({ sizeId: lines[i]!.sizeId, delta: item.quantity, reason: 'acceptance' as const, acceptanceId })),
+        items.map((item, i) => ({
+          sizeId: lines[i]!.sizeId,
+          delta: item.quantity,
+          reason: 'acceptance' as const,
+          acceptanceId,
+        })),
         actorOf(ctx),
       );
       return {
@@ -131,13 +143,19 @@ export class InventoryService {
 
   /** What the production sites should make: every size below zero, with the quantity short. */
   async queue(brandId: number) {
-    const rows: Array<{ product_id: number; size_id: number; article: string; name: string; size: string; stock: number }> =
-      await this.db.query(
-        `SELECT s.product_id, s.id AS size_id, p.article, p.name, s.name AS size, s.stock
+    const rows: Array<{
+      product_id: number;
+      size_id: number;
+      article: string;
+      name: string;
+      size: string;
+      stock: number;
+    }> = await this.db.query(
+      `SELECT s.product_id, s.id AS size_id, p.article, p.name, s.name AS size, s.stock
          FROM product_sizes s JOIN products p ON p.id = s.product_id
         WHERE s.brand_id = $1 AND s.stock < 0 ORDER BY s.stock, s.id`,
-        [brandId],
-      );
+      [brandId],
+    );
     return {
       items: rows.map((r) => ({
         productId: r.product_id,

@@ -83,7 +83,12 @@ function totalsBySize(changes: Array<{ sizeId: number; delta: number }>): { size
 @Injectable()
 export class StockLedger {
   /** Applies the changes; returns each touched size's new stock. */
-  async apply(tx: EntityManager, brandId: number, changes: StockChange[], actor: LedgerActor): Promise<Map<number, number>> {
+  async apply(
+    tx: EntityManager,
+    brandId: number,
+    changes: StockChange[],
+    actor: LedgerActor,
+  ): Promise<Map<number, number>> {
     const nonZero = changes.filter((c) => c.delta !== 0);
     if (nonZero.length === 0) return new Map();
     const { sizeIds, deltas } = totalsBySize(nonZero);

@@ -11,7 +11,9 @@ export type StockReason = 'initial' | 'order' | 'acceptance' | 'adjustment';
 @Check('ck_stock_movements_reason', `"reason" IN ('initial', 'order', 'acceptance', 'adjustment')`)
 @Index('ix_stock_movements_size', ['sizeId', 'id'])
 @Index('ix_stock_movements_order', ['orderId'])
-@ForeignKey(() => ProductSizeEntity, ['sizeId', 'brandId'], ['id', 'brandId'], { name: 'fk_stock_movements_size_brand' })
+@ForeignKey(() => ProductSizeEntity, ['sizeId', 'brandId'], ['id', 'brandId'], {
+  name: 'fk_stock_movements_size_brand',
+})
 export class StockMovementEntity {
   @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'BY DEFAULT' })
   id: string;

@@ -41,12 +41,19 @@ export class CarrierClient {
         ...(this.token ? { Authorization: `Bearer ${this.token}` } : {}),
       },
       body: JSON.stringify(request),
-      signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(this.timeoutMs)]) : AbortSignal.timeout(this.timeoutMs),
+      signal: signal
+        ? AbortSignal.any([signal, AbortSignal.timeout(this.timeoutMs)])
+        : AbortSignal.timeout(this.timeoutMs),
     });
     const text = await response.text();
     if (response.status !== 201) throw new Error(`carrier answered ${response.status}: ${text.slice(0, 200)}`);
     const body = JSON.parse(text) as Partial<Shipment>;
-    if (typeof body.uuid !== 'string' || !body.uuid || typeof body.trackingNumber !== 'string' || !body.trackingNumber) {
+    if (
+      typeof body.uuid !== 'string' ||
+      !body.uuid ||
+      typeof body.trackingNumber !== 'string' ||
+      !body.trackingNumber
+    ) {
       throw new Error('carrier answered 201 without uuid and trackingNumber');
     }
     return { uuid: body.uuid.slice(0, 64), trackingNumber: body.trackingNumber.slice(0, 64) };

@@ -23,10 +23,14 @@ describe('mail templates', () => {
   });
 
   it('name the delivery status in words', () => {
-    expect(MailTemplates.deliveryStatus(order, 'in_transit').subject).toBe('Northwind <Shop>: order 100042: Your parcel is on its way');
+    expect(MailTemplates.deliveryStatus(order, 'in_transit').subject).toBe(
+      'Northwind <Shop>: order 100042: Your parcel is on its way',
+    );
   });
 
   it('tell staff what failed', () => {
-    expect(MailTemplates.staffShipmentFailed(order, 'carrier answered 503').text).toContain('Last error: carrier answered 503');
+    expect(MailTemplates.staffShipmentFailed(order, 'carrier answered 503').text).toContain(
+      'Last error: carrier answered 503',
+    );
   });
 });

@@ -41,7 +41,9 @@ function render(subject: string, lines: string[]): RenderedMail {
 
 function orderLines(order: OrderMailData): string[] {
   return [
-    ...order.items.map((item) => `  ${item.article}, size ${item.size} × ${item.quantity}: ${rub(item.lineTotalKopeks)}`),
+    ...order.items.map(
+      (item) => `  ${item.article}, size ${item.size} × ${item.quantity}: ${rub(item.lineTotalKopeks)}`,
+    ),
     `Total: ${rub(order.totalKopeks)}`,
     `Delivery: ${[order.deliveryCity, order.pvzAddress].filter(Boolean).join(', ') || 'not specified'}`,
   ];

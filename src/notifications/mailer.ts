@@ -30,7 +30,10 @@ export class Mailer implements OnApplicationShutdown {
 
   async send(mail: Mail): Promise<void> {
     if (!this.transport) {
-      this.logger.log({ to: mail.to, subject: mail.subject, messageId: mail.messageId, text: mail.text }, 'mail (SMTP_URL not set)');
+      this.logger.log(
+        { to: mail.to, subject: mail.subject, messageId: mail.messageId, text: mail.text },
+        'mail (SMTP_URL not set)',
+      );
       return;
     }
     await this.transport.sendMail({

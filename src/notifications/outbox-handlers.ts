@@ -61,7 +61,10 @@ export class OutboxHandlers {
 
   /** After 24 hours a shipment that could not be registered is flagged and staff are told. */
   async giveUp(tx: EntityManager, job: ClaimedJob, lastError: string): Promise<void> {
-    this.logger.error({ jobId: job.id, kind: job.kind, orderId: job.payload.orderId, lastError }, 'outbox job given up');
+    this.logger.error(
+      { jobId: job.id, kind: job.kind, orderId: job.payload.orderId, lastError },
+      'outbox job given up',
+    );
     if (job.kind !== 'carrier.register_shipment') return;
     await this.lifecycle.flagShipmentFailed(tx, job.payload.orderId);
     await this.outbox.enqueue(tx, [

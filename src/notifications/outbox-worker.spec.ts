@@ -21,7 +21,9 @@ describe('OutboxWorker.backoffMs (contract §7: first retry within 5 s, doubling
   );
 
   it('waits 5 s before the first retry and doubles after each failure', () => {
-    expect([1, 2, 3, 4, 5, 6, 7].map((attempt) => worker.backoffMs(attempt))).toEqual([5000, 10000, 20000, 40000, 80000, 160000, 300000]);
+    expect([1, 2, 3, 4, 5, 6, 7].map((attempt) => worker.backoffMs(attempt))).toEqual([
+      5000, 10000, 20000, 40000, 80000, 160000, 300000,
+    ]);
   });
 
   it('never waits more than 5 minutes', () => {

@@ -92,7 +92,13 @@ export class OutboxWorker implements OnApplicationBootstrap, OnApplicationShutdo
       await Promise.all(
         claimed.map((row) =>
           this.runJob(
-            { id: String(row.id), kind: row.kind, payload: row.payload, attempts: row.attempts, lastError: row.last_error },
+            {
+              id: String(row.id),
+              kind: row.kind,
+              payload: row.payload,
+              attempts: row.attempts,
+              lastError: row.last_error,
+            },
             token,
             row.age_seconds,
             lease,
@@ -142,7 +148,10 @@ export class OutboxWorker implements OnApplicationBootstrap, OnApplicationShutdo
       return;
     }
     const delayMs = this.backoffMs(job.attempts);
-    this.logger.warn({ jobId: job.id, kind: job.kind, attempt: job.attempts, retryInMs: delayMs, error: lastError }, 'outbox job failed');
+    this.logger.warn(
+      { jobId: job.id, kind: job.kind, attempt: job.attempts, retryInMs: delayMs, error: lastError },
+      'outbox job failed',
+    );
     await this.db.query(
       `UPDATE outbox SET run_after = now() + make_interval(secs => $3), last_error = $4, lock_token = NULL, locked_until = NULL
         WHERE id = $1 AND lock_token = $2`,

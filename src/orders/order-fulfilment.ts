@@ -36,10 +36,11 @@ export class OrderFulfilment {
     );
     const row = rows[0];
     if (!row) return null;
-    const items: Array<{ article: string; size: string; quantity: number; line_total_kopeks: string }> = await this.db.query(
-      'SELECT article, size, quantity, line_total_kopeks FROM order_items WHERE order_id = $1 ORDER BY line',
-      [orderId],
-    );
+    const items: Array<{ article: string; size: string; quantity: number; line_total_kopeks: string }> =
+      await this.db.query(
+        'SELECT article, size, quantity, line_total_kopeks FROM order_items WHERE order_id = $1 ORDER BY line',
+        [orderId],
+      );
     return {
       recipientEmail: row.recipient_email,
       staffEmail: row.staff_email,
@@ -49,7 +50,12 @@ export class OrderFulfilment {
         hash: row.hash,
         recipientName: row.recipient_first_name ?? row.recipient_full_name,
         totalKopeks: Number(row.total_kopeks),
-        items: items.map((i) => ({ article: i.article, size: i.size, quantity: i.quantity, lineTotalKopeks: Number(i.line_total_kopeks) })),
+        items: items.map((i) => ({
+          article: i.article,
+          size: i.size,
+          quantity: i.quantity,
+          lineTotalKopeks: Number(i.line_total_kopeks),
+        })),
         deliveryCity: row.delivery_city,
         pvzAddress: row.delivery_pvz_address,
         trackingNumber: row.carrier_tracking_number,

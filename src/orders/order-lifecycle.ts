@@ -89,7 +89,12 @@ export class OrderLifecycle {
       const stock = await this.ledger.apply(
         tx,
         order.brandId,
-        lines.map((line) => ({ sizeId: line.size_id, delta: -line.quantity, reason: 'order' as const, orderId: order.id })),
+        lines.map((line) => ({
+          sizeId: line.size_id,
+          delta: -line.quantity,
+          reason: 'order' as const,
+          orderId: order.id,
+        })),
         { kind: 'webhook', id: null },
       );
       shortage = [...stock.values()].some((level) => level < 0);
@@ -103,16 +108,31 @@ export class OrderLifecycle {
     const jobs: OutboxEntry[] = [];
     // A storefront that registered the shipment itself sent its carrier id already.
     if (!order.registeredWithCarrier) {
-      jobs.push({ kind: 'carrier.register_shipment', payload: { orderId: order.id }, dedupeKey: `register_shipment:${order.id}` });
+      jobs.push({
+        kind: 'carrier.register_shipment',
+        payload: { orderId: order.id },
+        dedupeKey: `register_shipment:${order.id}`,
+      });
     }
-    jobs.push({ kind: 'mail.staff_paid_order', payload: { orderId: order.id }, dedupeKey: `staff_paid_order:${order.id}` });
+    jobs.push({
+      kind: 'mail.staff_paid_order',
+      payload: { orderId: order.id },
+      dedupeKey: `staff_paid_order:${order.id}`,
+    });
     if (order.recipientEmail) {
-      jobs.push({ kind: 'mail.payment_received', payload: { orderId: order.id }, dedupeKey: `payment_received:${order.id}` });
+      jobs.push({
+        kind: 'mail.payment_received',
+        payload: { orderId: order.id },
+        dedupeKey: `payment_received:${order.id}`,
+      });
     }
     await this.outbox.enqueue(tx, jobs);
   }
 
-  async lockByShipment(tx: EntityManager, shipment: { carrierOrderUuid?: string; trackingNumber?: string }): Promise<ShippedOrder | null> {
+  async lockByShipment(
+    tx: EntityManager,
+    shipment: { carrierOrderUuid?: string; trackingNumber?: string },
+  ): Promise<ShippedOrder | null> {
     const rows: Array<{
       id: number;
       status: OrderStatus;
@@ -146,12 +166,22 @@ export class OrderLifecycle {
       `UPDATE orders SET delivery_status = $2, delivery_status_at = $3, status = $4,
               carrier_tracking_number = COALESCE(carrier_tracking_number, $5)
         WHERE id = $1`,
-      [order.id, event.status, event.occurredAt, statusAfterCarrier(order.status, event.status), event.trackingNumber ?? null],
+      [
+        order.id,
+        event.status,
+        event.occurredAt,
+        statusAfterCarrier(order.status, event.status),
+        event.trackingNumber ?? null,
+      ],
     );
   }
 
   /** The carrier registered the shipment: its ids, once (a repeated answer changes nothing). */
-  async recordShipment(tx: EntityManager, orderId: number, shipment: { uuid: string; trackingNumber: string }): Promise<void> {
+  async recordShipment(
+    tx: EntityManager,
+    orderId: number,
+    shipment: { uuid: string; trackingNumber: string },
+  ): Promise<void> {
     await tx.query(
       `UPDATE orders SET carrier_order_uuid = $2, carrier_tracking_number = $3, carrier_registration_failed_at = NULL
         WHERE id = $1 AND carrier_order_uuid IS NULL`,

@@ -88,16 +88,20 @@ export class OrderWriter {
     actor: LedgerActor,
     options: { acceptanceMail: boolean },
   ): Promise<{ created: OrderRef } | { earlier: EarlierOrder } | 'unmatched' | null> {
-    const rows = await runPrepared<EarlierRow & { outcome: 'created' | 'earlier' | 'unmatched' }>(this.db, ACCEPT_STOREFRONT_ORDER, [
-      ...orderValues(order),
-      order.lines.map((l) => l.storefrontArticle),
-      order.lines.map((l) => sizeKeyOf(l.size)),
-      order.lines.map((l) => l.quantity),
-      order.lines.map((l) => l.priceKopeks ?? null),
-      actor.kind,
-      actor.id,
-      options.acceptanceMail,
-    ]);
+    const rows = await runPrepared<EarlierRow & { outcome: 'created' | 'earlier' | 'unmatched' }>(
+      this.db,
+      ACCEPT_STOREFRONT_ORDER,
+      [
+        ...orderValues(order),
+        order.lines.map((l) => l.storefrontArticle),
+        order.lines.map((l) => sizeKeyOf(l.size)),
+        order.lines.map((l) => l.quantity),
+        order.lines.map((l) => l.priceKopeks ?? null),
+        actor.kind,
+        actor.id,
+        options.acceptanceMail,
+      ],
+    );
     const row = rows[0];
     if (!row) return null;
     if (row.outcome === 'unmatched') return 'unmatched';

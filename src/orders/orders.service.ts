@@ -24,7 +24,11 @@ export class OrdersService {
 
   /** The brand's orders, newest first, with the total in the same round trip (the key-check hot path). */
   async list(ctx: RequestContext, page: { limit: number; offset: number }) {
-    const rows = await runPrepared<OrderSummaryRow & { total: string }>(this.db, LIST_ORDERS, [ctx.brandId, page.limit, page.offset]);
+    const rows = await runPrepared<OrderSummaryRow & { total: string }>(this.db, LIST_ORDERS, [
+      ctx.brandId,
+      page.limit,
+      page.offset,
+    ]);
     // A page past the end has no rows to carry the total.
     const total =
       rows.length > 0 || page.offset === 0
@@ -72,7 +76,9 @@ export class OrdersService {
   }
 
   private async fullView(order: OrderEntity) {
-    const items = await this.db.getRepository(OrderItemEntity).find({ where: { orderId: order.id }, order: { line: 'ASC' } });
+    const items = await this.db
+      .getRepository(OrderItemEntity)
+      .find({ where: { orderId: order.id }, order: { line: 'ASC' } });
     return toOrderView(
       order,
       items.map((item) => ({

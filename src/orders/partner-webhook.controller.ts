@@ -16,10 +16,15 @@ export class PartnerWebhookController {
   @Post('webhook')
   @ApiCreatedResponse({ description: '{ok: true, duplicate: false, order: {id, orderNumber, hash, totalKopeks}}' })
   @ApiOkResponse({
-    description: 'A repeat: {ok: true, duplicate: true, order} describing the first order (bodyMismatch: true if the body differed)',
+    description:
+      'A repeat: {ok: true, duplicate: true, order} describing the first order (bodyMismatch: true if the body differed)',
   })
   @ApiUnprocessableEntityResponse({ description: 'An item matches no product or size; nothing is created' })
-  async accept(@Ctx() ctx: RequestContext, @Body() body: PartnerOrderDto, @Res({ passthrough: true }) response: FastifyReply) {
+  async accept(
+    @Ctx() ctx: RequestContext,
+    @Body() body: PartnerOrderDto,
+    @Res({ passthrough: true }) response: FastifyReply,
+  ) {
     const outcome = await this.webhook.accept(ctx, body);
     response.code(outcome.status);
     return outcome.body;

@@ -21,7 +21,11 @@ function serviceWith(outcomes: unknown[], problems: string[], earlier: unknown =
     findByPartnerId: jest.fn().mockResolvedValue(earlier),
   };
   const matcher = { byStorefrontArticle: jest.fn().mockResolvedValue({ lines: [], problems }) };
-  const service = new PartnerWebhookService(matcher as unknown as CatalogMatcher, writer as unknown as OrderWriter, new RecentOrders());
+  const service = new PartnerWebhookService(
+    matcher as unknown as CatalogMatcher,
+    writer as unknown as OrderWriter,
+    new RecentOrders(),
+  );
   return { service, writer, matcher };
 }
 
@@ -39,12 +43,18 @@ describe('PartnerWebhookService when the write finds a line unmatched', () => {
 
   it('answers 200 with the earlier order when a twin committed meanwhile: the repeat wins over unmatched lines', async () => {
     const { service } = serviceWith(['unmatched'], ['items.0: no such size'], { ...created, fingerprint: null });
-    expect(await service.accept(ctx, body)).toEqual({ status: 200, body: { ok: true, duplicate: true, order: created } });
+    expect(await service.accept(ctx, body)).toEqual({
+      status: 200,
+      body: { ok: true, duplicate: true, order: created },
+    });
   });
 
   it('writes again when the catalog changed between the write and the matcher’s look', async () => {
     const { service, writer } = serviceWith(['unmatched', { created }], []);
-    expect(await service.accept(ctx, body)).toEqual({ status: 201, body: { ok: true, duplicate: false, order: created } });
+    expect(await service.accept(ctx, body)).toEqual({
+      status: 201,
+      body: { ok: true, duplicate: false, order: created },
+    });
     expect(writer.acceptStorefrontOrder).toHaveBeenCalledTimes(2);
   });
 
@@ -59,7 +69,10 @@ describe('PartnerWebhookService on a retry this instance has answered before', (
   it('answers from memory: no matching, no write', async () => {
     const { service, writer, matcher } = serviceWith([{ created }], []);
     expect((await service.accept(ctx, body)).status).toBe(201);
-    expect(await service.accept(ctx, body)).toEqual({ status: 200, body: { ok: true, duplicate: true, order: created } });
+    expect(await service.accept(ctx, body)).toEqual({
+      status: 200,
+      body: { ok: true, duplicate: true, order: created },
+    });
     expect(writer.acceptStorefrontOrder).toHaveBeenCalledTimes(1);
     expect(writer.findByPartnerId).not.toHaveBeenCalled();
     expect(matcher.byStorefrontArticle).not.toHaveBeenCalled();

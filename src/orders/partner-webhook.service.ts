@@ -52,7 +52,9 @@ export class PartnerWebhookService {
     const actor = { kind: ctx.principal?.kind ?? null, id: ctx.principal?.id ?? null };
     // The repeat check and the matching are part of the write: one round trip for a new order and for a repeat.
     for (let attempt = 1; ; attempt++) {
-      const outcome = await this.writer.acceptStorefrontOrder(order, actor, { acceptanceMail: Boolean(body.recipient.email) });
+      const outcome = await this.writer.acceptStorefrontOrder(order, actor, {
+        acceptanceMail: Boolean(body.recipient.email),
+      });
       if (outcome === null) {
         // A concurrent request with the same number committed first.
         const twin = await this.writer.findByPartnerId(brandId, partnerOrderId);
@@ -77,13 +79,21 @@ export class PartnerWebhookService {
     }
   }
 
-  private duplicate(brandId: number, partnerOrderId: string, earlier: EarlierOrder, fingerprint: string): WebhookOutcome {
+  private duplicate(
+    brandId: number,
+    partnerOrderId: string,
+    earlier: EarlierOrder,
+    fingerprint: string,
+  ): WebhookOutcome {
     this.recent.remember(brandId, partnerOrderId, earlier);
     const { fingerprint: first, ...order } = earlier;
     const body: WebhookOutcome['body'] = { ok: true, duplicate: true, order };
     if (first !== null && first !== fingerprint) {
       body.bodyMismatch = true;
-      this.logger.warn({ brandId, partnerOrderId, orderId: order.id }, 'storefront reused an order number with a different body');
+      this.logger.warn(
+        { brandId, partnerOrderId, orderId: order.id },
+        'storefront reused an order number with a different body',
+      );
     }
     return { status: 200, body };
   }

@@ -1,6 +1,12 @@
 import { RecentOrders } from './recent-orders';
 
-const order = (id: number) => ({ id, orderNumber: String(100000 + id), hash: `h${id}`, totalKopeks: 100 * id, fingerprint: `f${id}` });
+const order = (id: number) => ({
+  id,
+  orderNumber: String(100000 + id),
+  hash: `h${id}`,
+  totalKopeks: 100 * id,
+  fingerprint: `f${id}`,
+});
 
 describe('RecentOrders', () => {
   it('finds an order by brand and partnerOrderId, and only in its brand', () => {

@@ -9,7 +9,11 @@ export interface ParsedName {
 /** By position, as the spec says: surname, first name, then the rest as the patronymic. */
 export function parseFullName(fullName: string): ParsedName {
   const [surname, firstName, ...rest] = fullName.trim().split(/\s+/).filter(Boolean);
-  return { surname: surname ?? null, firstName: firstName ?? null, patronymic: rest.length > 0 ? rest.join(' ') : null };
+  return {
+    surname: surname ?? null,
+    firstName: firstName ?? null,
+    patronymic: rest.length > 0 ? rest.join(' ') : null,
+  };
 }
 
 /**

@@ -29,7 +29,11 @@ export class ProductionSitesController {
 
   @RequirePermission('settings.manage')
   @Patch(':siteId')
-  update(@Ctx() ctx: RequestContext, @Param('siteId', ParseIdPipe) siteId: number, @Body() body: UpdateProductionSiteDto) {
+  update(
+    @Ctx() ctx: RequestContext,
+    @Param('siteId', ParseIdPipe) siteId: number,
+    @Body() body: UpdateProductionSiteDto,
+  ) {
     return this.sites.update(ctx, siteId, body);
   }
 
@@ -43,7 +47,11 @@ export class ProductionSitesController {
   @RequirePermission('settings.manage')
   @Post(':siteId/keys/:keyId/revoke')
   @HttpCode(200)
-  revokeKey(@Ctx() ctx: RequestContext, @Param('siteId', ParseIdPipe) siteId: number, @Param('keyId', ParseIdPipe) keyId: number) {
+  revokeKey(
+    @Ctx() ctx: RequestContext,
+    @Param('siteId', ParseIdPipe) siteId: number,
+    @Param('keyId', ParseIdPipe) keyId: number,
+  ) {
     return this.sites.revokeKey(ctx, siteId, keyId);
   }
 }

@@ -64,7 +64,9 @@ export class ProductionSitesService {
   }
 
   async list(ctx: RequestContext): Promise<SiteView[]> {
-    const sites = await this.db.getRepository(ProductionSiteEntity).find({ where: { brandId: ctx.brandId! }, order: { id: 'ASC' } });
+    const sites = await this.db
+      .getRepository(ProductionSiteEntity)
+      .find({ where: { brandId: ctx.brandId! }, order: { id: 'ASC' } });
     return sites.map(toSiteView);
   }
 
@@ -89,7 +91,9 @@ export class ProductionSitesService {
     const key = generateSiteKey();
     const saved = await this.db.transaction(async (tx) => {
       const keys = tx.getRepository(SiteKeyEntity);
-      const row = await keys.save(keys.create({ siteId: site.id, fingerprint: siteKeyFingerprint(key), createdBy: ctx.principal!.id }));
+      const row = await keys.save(
+        keys.create({ siteId: site.id, fingerprint: siteKeyFingerprint(key), createdBy: ctx.principal!.id }),
+      );
       await this.journal.recordWith(tx, ctx, {
         type: 'site_key_issued',
         brandId: site.brandId,
@@ -174,7 +178,10 @@ export class ProductionSitesService {
       'SELECT s.brand_id FROM site_keys k JOIN production_sites s ON s.id = k.site_id WHERE k.id = $1',
       [keyId],
     );
-    await this.ownership.assertOwned(ctx, rows[0] ? { brandId: rows[0].brand_id } : null, { resource: 'site_key', id: keyId });
+    await this.ownership.assertOwned(ctx, rows[0] ? { brandId: rows[0].brand_id } : null, {
+      resource: 'site_key',
+      id: keyId,
+    });
     // Same brand, another site of it: the key is not under this path.
     throw AppError.notFound();
   }

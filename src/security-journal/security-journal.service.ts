@@ -75,7 +75,9 @@ export class SecurityJournal {
       builder.where('(j.brand_id = :brandId OR j.target_brand_id = :brandId)', { brandId: query.brandId });
     }
     if (query.beforeId !== undefined) {
-      builder.andWhere('(j.at, j.id) < (SELECT b.at, b.id FROM security_journal b WHERE b.id = :beforeId)', { beforeId: query.beforeId });
+      builder.andWhere('(j.at, j.id) < (SELECT b.at, b.id FROM security_journal b WHERE b.id = :beforeId)', {
+        beforeId: query.beforeId,
+      });
     }
     return (await builder.getMany()).map(toView);
   }

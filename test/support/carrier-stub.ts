@@ -61,7 +61,8 @@ export class CarrierStub {
     };
     if (this.options.delayMs) await new Promise((resolve) => setTimeout(resolve, this.options.delayMs));
     if (req.method !== 'POST' || req.url !== '/shipments') return answer(404, { error: 'not found' });
-    if (this.options.token && req.headers.authorization !== `Bearer ${this.options.token}`) return answer(401, { error: 'unauthorized' });
+    if (this.options.token && req.headers.authorization !== `Bearer ${this.options.token}`)
+      return answer(401, { error: 'unauthorized' });
     if (this.down) return answer(503, { error: 'down' });
     if (this.failuresLeft > 0) {
       this.failuresLeft -= 1;
@@ -84,6 +85,12 @@ if (require.main === module) {
     const i = process.argv.indexOf(`--${name}`);
     return i >= 0 ? process.argv[i + 1] : undefined;
   };
-  const stub = new CarrierStub({ token: arg('token'), failFirst: Number(arg('fail-first') ?? 0), delayMs: Number(arg('delay-ms') ?? 0) });
-  void stub.start(Number(arg('port') ?? 4010)).then((url) => process.stdout.write(`carrier stub listening on ${url}\n`));
+  const stub = new CarrierStub({
+    token: arg('token'),
+    failFirst: Number(arg('fail-first') ?? 0),
+    delayMs: Number(arg('delay-ms') ?? 0),
+  });
+  void stub
+    .start(Number(arg('port') ?? 4010))
+    .then((url) => process.stdout.write(`carrier stub listening on ${url}\n`));
 }

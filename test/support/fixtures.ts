@@ -43,7 +43,11 @@ export class Fixtures {
   }
 
   async grant(brandId: number, userId: number, permissions: BrandPermission[]): Promise<void> {
-    await request(this.http).put(`/admin/brands/${brandId}/members/${userId}`).set(bearer(this.admin)).send({ permissions }).expect(200);
+    await request(this.http)
+      .put(`/admin/brands/${brandId}/members/${userId}`)
+      .set(bearer(this.admin))
+      .send({ permissions })
+      .expect(200);
   }
 
   /** A user with these permissions in this brand, signed in. */
@@ -77,7 +81,11 @@ export async function issueKey(
 
 /** A production site with one key, through the real endpoints. */
 export async function siteWithKey(fx: Fixtures, brandId: number, name = 'Workshop') {
-  const site = await request(fx.http).post(`/admin/brands/${brandId}/production-sites`).set(bearer(fx.admin)).send({ name }).expect(201);
+  const site = await request(fx.http)
+    .post(`/admin/brands/${brandId}/production-sites`)
+    .set(bearer(fx.admin))
+    .send({ name })
+    .expect(201);
   const key = await request(fx.http)
     .post(`/admin/brands/${brandId}/production-sites/${site.body.id}/keys`)
     .set(bearer(fx.admin))
@@ -92,7 +100,10 @@ export async function siteWithKey(fx: Fixtures, brandId: number, name = 'Worksho
 
 /** The journal as the superadministrator sees it, newest first. */
 export async function journal(fx: Fixtures, limit = 200) {
-  const response = await request(fx.http).get(`/admin/security-journal?limit=${limit}`).set(bearer(fx.admin)).expect(200);
+  const response = await request(fx.http)
+    .get(`/admin/security-journal?limit=${limit}`)
+    .set(bearer(fx.admin))
+    .expect(200);
   return response.body.items as Array<{
     id: number;
     type: string;
@@ -117,7 +128,10 @@ export interface ProductInput {
 
 /** Creates a product through the catalog API with a products.write key of the brand. */
 export async function createProduct(fx: Fixtures, brandId: number, input: ProductInput) {
-  const writer = await issueKey(fx, brandId, { name: 'catalog loader', permissions: ['products.write', 'products.read'] });
+  const writer = await issueKey(fx, brandId, {
+    name: 'catalog loader',
+    permissions: ['products.write', 'products.read'],
+  });
   const response = await request(fx.http)
     .post('/catalog/products')
     .set(writer.headers)

@@ -55,7 +55,16 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }),
 );
 
-const KNOWN_TEXTS = fc.constantFrom('2026-11-22T10:00:00Z', 'a@b.example', 'SF-F', 'S', 'F-1', '+79120000000', 'Ivanov Ivan', 'P-1');
+const KNOWN_TEXTS = fc.constantFrom(
+  '2026-11-22T10:00:00Z',
+  'a@b.example',
+  'SF-F',
+  'S',
+  'F-1',
+  '+79120000000',
+  'Ivanov Ivan',
+  'P-1',
+);
 
 /** Mostly well-formed values of the schema, with a hostile one in place of any part. */
 export function valueOf(schema: Schema, depth = 0): fc.Arbitrary<unknown> {
@@ -90,7 +99,8 @@ function wellFormedOf(schema: Schema, depth: number): fc.Arbitrary<unknown> {
       return fc.array(schema.items ? valueOf(schema.items, depth + 1) : hostileValue, { maxLength: 3 });
     default: {
       const properties = schema.properties ?? {};
-      if (Object.keys(properties).length === 0) return fc.dictionary(fc.string({ maxLength: 8 }), hostileValue, { maxKeys: 3 });
+      if (Object.keys(properties).length === 0)
+        return fc.dictionary(fc.string({ maxLength: 8 }), hostileValue, { maxKeys: 3 });
       const record: Record<string, fc.Arbitrary<unknown>> = {};
       for (const [name, property] of Object.entries(properties)) record[name] = valueOf(property, depth + 1);
       return fc.record(record, { requiredKeys: schema.required?.filter((name) => name in properties) ?? [] });

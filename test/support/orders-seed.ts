@@ -7,7 +7,11 @@ let counter = 0;
  * Inserts an order row directly. Only for suites that need orders before the storefront
  * webhook exists to create them; the webhook's own suites create orders through it.
  */
-export async function seedOrder(databaseUrl: string, brandId: number, overrides: { partnerOrderId?: string } = {}): Promise<number> {
+export async function seedOrder(
+  databaseUrl: string,
+  brandId: number,
+  overrides: { partnerOrderId?: string } = {},
+): Promise<number> {
   // Taken now: concurrent calls read it only after they have connected.
   const n = ++counter;
   const rows = await withClient(databaseUrl, (c) =>

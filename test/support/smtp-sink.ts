@@ -26,7 +26,10 @@ export class SmtpSink {
         const chunks: Buffer[] = [];
         stream.on('data', (chunk: Buffer) => chunks.push(chunk));
         stream.on('end', () =>
-          setTimeout(() => this.keep(Buffer.concat(chunks).toString(), session.envelope.rcptTo, callback), options.delayMs ?? 0),
+          setTimeout(
+            () => this.keep(Buffer.concat(chunks).toString(), session.envelope.rcptTo, callback),
+            options.delayMs ?? 0,
+          ),
         );
       },
     });
@@ -34,7 +37,12 @@ export class SmtpSink {
 
   private keep(raw: string, rcptTo: Array<{ address: string }>, callback: () => void): void {
     const header = (name: string) => new RegExp(`^${name}: (.*)$`, 'mi').exec(raw)?.[1]?.trim() ?? '';
-    this.received.push({ to: rcptTo.map((r) => r.address), subject: header('Subject'), messageId: header('Message-ID'), raw });
+    this.received.push({
+      to: rcptTo.map((r) => r.address),
+      subject: header('Subject'),
+      messageId: header('Message-ID'),
+      raw,
+    });
     callback();
   }
 

@@ -1,5 +1,15 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsISO8601, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsISO8601,
+  IsOptional,
+  IsString,
+  MaxLength,
+  MinLength,
+} from 'class-validator';
 import { BRAND_PERMISSIONS, type BrandPermission } from '../../common/context/permissions';
 
 export class IssueIntegrationKeyDto {
@@ -9,11 +19,18 @@ export class IssueIntegrationKeyDto {
   @MaxLength(100)
   name: string;
 
-  @ApiPropertyOptional({ enum: BRAND_PERMISSIONS, isArray: true, description: 'Either this (non-empty) or fullAccess: true' })
+  @ApiPropertyOptional({
+    enum: BRAND_PERMISSIONS,
+    isArray: true,
+    description: 'Either this (non-empty) or fullAccess: true',
+  })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(BRAND_PERMISSIONS.length * 2)
-  @IsIn(BRAND_PERMISSIONS, { each: true, message: `each value in permissions must be one of: ${BRAND_PERMISSIONS.join(', ')}` })
+  @IsIn(BRAND_PERMISSIONS, {
+    each: true,
+    message: `each value in permissions must be one of: ${BRAND_PERMISSIONS.join(', ')}`,
+  })
   permissions?: BrandPermission[];
 
   @ApiPropertyOptional({ description: 'Every permission within the store except settings.manage' })

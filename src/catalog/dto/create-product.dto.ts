@@ -19,7 +19,10 @@ export class CreateProductDto {
   @MaxLength(64)
   article: string;
 
-  @ApiPropertyOptional({ description: 'The article the storefront sends; the webhook matches this field only', example: 'TILDA-77' })
+  @ApiPropertyOptional({
+    description: 'The article the storefront sends; the webhook matches this field only',
+    example: 'TILDA-77',
+  })
   @IsOptional()
   @IsString()
   @MinLength(1)

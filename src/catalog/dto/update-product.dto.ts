@@ -11,7 +11,10 @@ import { SizeDto } from './size.dto';
 export class UpdateProductDto extends PartialType(OmitType(CreateProductDto, ['storefrontArticle', 'sizes'] as const), {
   skipNullProperties: false,
 }) {
-  @ApiPropertyOptional({ nullable: true, description: 'null clears it (the storefront can no longer order the product)' })
+  @ApiPropertyOptional({
+    nullable: true,
+    description: 'null clears it (the storefront can no longer order the product)',
+  })
   @ValidateIf((_, value) => value !== null)
   @IsOptional()
   @IsString()

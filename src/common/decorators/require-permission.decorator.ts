@@ -31,4 +31,8 @@ export const RequirePermission = (permission: Permission) =>
 
 /** Routes about the caller's own session (logout, me): integration and site keys have none. */
 export const RequireSession = () =>
-  applyDecorators(SetMetadata(SESSION_ONLY, true), authDocs(), ApiForbiddenResponse({ description: ErrorText.sessionRequired }));
+  applyDecorators(
+    SetMetadata(SESSION_ONLY, true),
+    authDocs(),
+    ApiForbiddenResponse({ description: ErrorText.sessionRequired }),
+  );

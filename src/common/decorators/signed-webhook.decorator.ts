@@ -7,6 +7,10 @@ import { SIGNED_WEBHOOK, type WebhookFlow } from './auth-metadata';
 export const SignedWebhook = (flow: WebhookFlow) =>
   applyDecorators(
     SetMetadata(SIGNED_WEBHOOK, flow),
-    ApiHeader({ name: 'X-Signature', required: true, description: 't=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">' }),
+    ApiHeader({
+      name: 'X-Signature',
+      required: true,
+      description: 't=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">',
+    }),
     ApiUnauthorizedResponse({ description: ErrorText.invalidSignature }),
   );

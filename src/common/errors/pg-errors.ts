@@ -41,7 +41,11 @@ const UNAVAILABLE_MESSAGES =
  * 503 and may be retried, rather than a 500 that suggests a bug.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  const candidates = [error, (error as { driverError?: unknown } | null)?.driverError, (error as { cause?: unknown } | null)?.cause];
+  const candidates = [
+    error,
+    (error as { driverError?: unknown } | null)?.driverError,
+    (error as { cause?: unknown } | null)?.cause,
+  ];
   return candidates.some((candidate) => {
     if (!candidate || typeof candidate !== 'object') return false;
     const { code, message } = candidate as { code?: unknown; message?: unknown };

@@ -24,7 +24,9 @@ export class PermissionGuard implements CanActivate {
     const required = this.reflector.getAllAndOverride<Permission | undefined>(REQUIRED_PERMISSION, targets);
     if (required === undefined) return true;
     const allowed =
-      required === PLATFORM_ADMIN ? principal.isSuperadmin : ctx.brandId !== null && principal.permissionsIn(ctx.brandId).has(required);
+      required === PLATFORM_ADMIN
+        ? principal.isSuperadmin
+        : ctx.brandId !== null && principal.permissionsIn(ctx.brandId).has(required);
     if (!allowed) throw AppError.forbidden(ErrorText.missingPermission(required));
     return true;
   }

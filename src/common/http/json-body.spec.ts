@@ -18,16 +18,27 @@ describe('parseJsonBody', () => {
   });
 
   it('keeps a "constructor" key that is not an object with a prototype', () => {
-    expect(parseJsonBody('{"constructor":"x","comment":"__proto__"}')).toEqual({ constructor: 'x', comment: '__proto__' });
+    expect(parseJsonBody('{"constructor":"x","comment":"__proto__"}')).toEqual({
+      constructor: 'x',
+      comment: '__proto__',
+    });
   });
 
   it('refuses malformed JSON with the contract text and a detail', () => {
     const error = refusalOf('{"email": ');
-    expect([error.status, error.message, error.details]).toEqual([400, 'Malformed JSON body', ['body is not valid JSON']]);
+    expect([error.status, error.message, error.details]).toEqual([
+      400,
+      'Malformed JSON body',
+      ['body is not valid JSON'],
+    ]);
   });
 
   it('refuses a __proto__ key at any depth, also when spelled with escapes', () => {
-    for (const text of ['{"__proto__":{"admin":true}}', '{"comment":{"__proto__":{}}}', '{"a":[{"\\u005f_proto__":1}]}']) {
+    for (const text of [
+      '{"__proto__":{"admin":true}}',
+      '{"comment":{"__proto__":{}}}',
+      '{"a":[{"\\u005f_proto__":1}]}',
+    ]) {
       const error = refusalOf(text);
       expect([error.status, error.message, error.details]).toEqual([
         400,
@@ -46,15 +57,26 @@ describe('parseJsonBody', () => {
   it('refuses nesting beyond the limit, however deep, and keeps the limit itself', () => {
     const nested = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
     expect(() => parseJsonBody(nested(MAX_BODY_DEPTH))).not.toThrow();
-    for (const text of [nested(MAX_BODY_DEPTH + 1), nested(100_000), '{"a":'.repeat(50_000) + '1' + '}'.repeat(50_000)]) {
+    for (const text of [
+      nested(MAX_BODY_DEPTH + 1),
+      nested(100_000),
+      '{"a":'.repeat(50_000) + '1' + '}'.repeat(50_000),
+    ]) {
       const error = refusalOf(text);
-      expect([error.status, error.details]).toEqual([400, [`body must not be nested more than ${MAX_BODY_DEPTH} levels deep`]]);
+      expect([error.status, error.details]).toEqual([
+        400,
+        [`body must not be nested more than ${MAX_BODY_DEPTH} levels deep`],
+      ]);
     }
   });
 
   it('refuses NUL in any string or key, naming where', () => {
-    expect(refusalOf('{"recipient":{"fullName":"a\\u0000b"}}').details).toEqual(['recipient.fullName must not contain NUL characters']);
-    expect(refusalOf('{"items":[{"article":"\\u0000"}]}').details).toEqual(['items.0.article must not contain NUL characters']);
+    expect(refusalOf('{"recipient":{"fullName":"a\\u0000b"}}').details).toEqual([
+      'recipient.fullName must not contain NUL characters',
+    ]);
+    expect(refusalOf('{"items":[{"article":"\\u0000"}]}').details).toEqual([
+      'items.0.article must not contain NUL characters',
+    ]);
     expect(refusalOf('{"a\\u0000":1}').details).toEqual(['body must not contain NUL characters in its keys']);
     expect(refusalOf('"\\u0000"').status).toBe(400);
   });

@@ -35,7 +35,9 @@ const CHARSET = /;\s*charset\s*=\s*"?([^";\s]*)"?/i;
 export function assertUtf8(contentType: string | undefined): void {
   const charset = contentType ? CHARSET.exec(contentType)?.[1] : undefined;
   if (charset !== undefined && !/^utf-?8$/i.test(charset)) {
-    throw new AppError(415, ErrorText.unsupportedMediaType, [`charset ${charset || '(empty)'} is not supported: send UTF-8`]);
+    throw new AppError(415, ErrorText.unsupportedMediaType, [
+      `charset ${charset || '(empty)'} is not supported: send UTF-8`,
+    ]);
   }
 }
 

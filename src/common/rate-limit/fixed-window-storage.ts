@@ -34,7 +34,12 @@ export class FixedWindowStorage implements ThrottlerStorage, OnApplicationShutdo
     window.hits += 1;
     const secondsLeft = Math.max(1, Math.ceil((window.endsAt - now) / 1000));
     const isBlocked = window.hits > limit;
-    return { totalHits: window.hits, timeToExpire: secondsLeft, isBlocked, timeToBlockExpire: isBlocked ? secondsLeft : 0 };
+    return {
+      totalHits: window.hits,
+      timeToExpire: secondsLeft,
+      isBlocked,
+      timeToBlockExpire: isBlocked ? secondsLeft : 0,
+    };
   }
 
   onApplicationShutdown(): void {

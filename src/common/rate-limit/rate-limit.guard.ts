@@ -37,7 +37,10 @@ export class RateLimitGuard extends ThrottlerGuard {
     return `${tracker}:${throttlerName}`;
   }
 
-  protected override async throwThrottlingException(_context: ExecutionContext, detail: ThrottlerLimitDetail): Promise<void> {
+  protected override async throwThrottlingException(
+    _context: ExecutionContext,
+    detail: ThrottlerLimitDetail,
+  ): Promise<void> {
     throw new AppError(429, ErrorText.tooManyRequests, undefined, {
       'Retry-After': String(Math.max(1, Math.ceil(detail.timeToBlockExpire))),
     });

@@ -33,7 +33,8 @@ const LIMITED_KINDS = new Set(['integration_key', 'site_key']);
           storage: redisUrl
             ? new ThrottlerStorageRedisService(redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false })
             : new FixedWindowStorage(),
-          skipIf: (context) => !LIMITED_KINDS.has(contextOf(context.switchToHttp().getRequest<FastifyRequest>()).principal?.kind ?? ''),
+          skipIf: (context) =>
+            !LIMITED_KINDS.has(contextOf(context.switchToHttp().getRequest<FastifyRequest>()).principal?.kind ?? ''),
           getTracker: (_req, context) => {
             const principal = contextOf(context.switchToHttp().getRequest<FastifyRequest>()).principal!;
             return `${prefix}:rl:${principal.kind}:${principal.id}`;

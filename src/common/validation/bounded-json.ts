@@ -26,7 +26,8 @@ export function jsonBoundsProblem(value: unknown, bounds: JsonBounds): string | 
   };
   const shape = walk(value, 1);
   if (shape) return shape;
-  if (Buffer.byteLength(JSON.stringify(value)) > bounds.maxBytes) return `must not be larger than ${bounds.maxBytes} bytes as JSON`;
+  if (Buffer.byteLength(JSON.stringify(value)) > bounds.maxBytes)
+    return `must not be larger than ${bounds.maxBytes} bytes as JSON`;
   return undefined;
 }
 
@@ -42,11 +43,16 @@ export function IsBoundedJsonObject(bounds: JsonBounds) {
       propertyName,
       validator: {
         validate: (value: unknown) =>
-          typeof value === 'object' && value !== null && !Array.isArray(value) && jsonBoundsProblem(value, bounds) === undefined,
+          typeof value === 'object' &&
+          value !== null &&
+          !Array.isArray(value) &&
+          jsonBoundsProblem(value, bounds) === undefined,
         defaultMessage: (args?: ValidationArguments) => {
           const value: unknown = args?.value;
           const problem =
-            typeof value === 'object' && value !== null && !Array.isArray(value) ? jsonBoundsProblem(value, bounds) : 'must be an object';
+            typeof value === 'object' && value !== null && !Array.isArray(value)
+              ? jsonBoundsProblem(value, bounds)
+              : 'must be an object';
           return `${args?.property ?? 'value'} ${problem ?? 'is invalid'}`;
         },
       },

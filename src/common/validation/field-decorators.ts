@@ -50,7 +50,10 @@ export function Kopeks(options: { optional?: boolean; max?: number; description?
  * A list of objects of one DTO class. Each entry must be an object: class-validator would otherwise
  * try to validate an array or a primitive in its place as if it were the class.
  */
-export function ArrayOf(cls: () => ClassType, options: { min?: number; max: number; minMessage?: string; maxMessage?: string }) {
+export function ArrayOf(
+  cls: () => ClassType,
+  options: { min?: number; max: number; minMessage?: string; maxMessage?: string },
+) {
   return applyDecorators(
     IsArray(),
     ...(options.min ? [ArrayMinSize(options.min, options.minMessage ? { message: options.minMessage } : {})] : []),
@@ -63,7 +66,12 @@ export function ArrayOf(cls: () => ClassType, options: { min?: number; max: numb
 
 /** One nested object of a DTO class (never an array or a primitive in its place). */
 export function NestedObject(cls: () => ClassType, options: { optional?: boolean } = {}) {
-  return applyDecorators(...(options.optional ? [IsOptional()] : [IsDefined()]), IsObject(), ValidateNested(), Type(cls));
+  return applyDecorators(
+    ...(options.optional ? [IsOptional()] : [IsDefined()]),
+    IsObject(),
+    ValidateNested(),
+    Type(cls),
+  );
 }
 
 /**

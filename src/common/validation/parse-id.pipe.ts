@@ -11,7 +11,8 @@ import { INT4_MAX, parseCanonicalInteger } from './integer-text';
 export class ParseIdPipe implements PipeTransform<string, number> {
   transform(value: string, metadata: ArgumentMetadata): number {
     const id = parseCanonicalInteger(value, INT4_MAX);
-    if (id === undefined || id === 0) throw AppError.badRequest([`${metadata.data ?? 'id'} must be a positive integer`]);
+    if (id === undefined || id === 0)
+      throw AppError.badRequest([`${metadata.data ?? 'id'} must be a positive integer`]);
     return id;
   }
 }

@@ -5,13 +5,19 @@ describe('flattenValidationErrors', () => {
     const details = flattenValidationErrors([
       {
         property: 'name',
-        constraints: { maxLength: 'name must be shorter than or equal to 100 characters', isString: 'name must be a string' },
+        constraints: {
+          maxLength: 'name must be shorter than or equal to 100 characters',
+          isString: 'name must be a string',
+        },
         children: [],
       },
       {
         property: 'items',
         children: [
-          { property: '0', children: [{ property: 'quantity', constraints: { isInt: 'quantity must be an integer' }, children: [] }] },
+          {
+            property: '0',
+            children: [{ property: 'quantity', constraints: { isInt: 'quantity must be an integer' }, children: [] }],
+          },
         ],
       },
     ]);

@@ -18,8 +18,12 @@ describe('webhook signatures', () => {
 
   it('refuses a wrong secret, an altered body, a missing secret or header', () => {
     expect(verifySignature('another-secret-xyz', signPayload(SECRET, body, now), body, now)).toBe(false);
-    expect(verifySignature(SECRET, signPayload(SECRET, body, now), Buffer.from(body.toString().replace('e1', 'e2')), now)).toBe(false);
-    expect(verifySignature(SECRET, signPayload(SECRET, body, now), Buffer.from(`${body.toString()} `), now)).toBe(false);
+    expect(
+      verifySignature(SECRET, signPayload(SECRET, body, now), Buffer.from(body.toString().replace('e1', 'e2')), now),
+    ).toBe(false);
+    expect(verifySignature(SECRET, signPayload(SECRET, body, now), Buffer.from(`${body.toString()} `), now)).toBe(
+      false,
+    );
     expect(verifySignature(undefined, signPayload(SECRET, body, now), body, now)).toBe(false);
     expect(verifySignature(SECRET, undefined, body, now)).toBe(false);
   });

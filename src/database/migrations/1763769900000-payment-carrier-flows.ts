@@ -29,7 +29,9 @@ export class PaymentCarrierFlows1763769900000 implements MigrationInterface {
     await q.query(`ALTER TABLE "outbox" ADD "locked_until" timestamptz`);
     await q.query(`ALTER TABLE "outbox" ADD "failed_at" timestamptz`);
     await q.query(`DROP INDEX "ix_outbox_pending"`);
-    await q.query(`CREATE INDEX "ix_outbox_pending" ON "outbox" ("run_after") WHERE "done_at" IS NULL AND "failed_at" IS NULL`);
+    await q.query(
+      `CREATE INDEX "ix_outbox_pending" ON "outbox" ("run_after") WHERE "done_at" IS NULL AND "failed_at" IS NULL`,
+    );
   }
 
   public async down(q: QueryRunner): Promise<void> {

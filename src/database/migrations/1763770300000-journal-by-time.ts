@@ -11,7 +11,9 @@ export class JournalByTime1763770300000 implements MigrationInterface {
     await q.query(`DROP INDEX "ix_security_journal_brand"`);
     await q.query(`DROP INDEX "ix_security_journal_target_brand"`);
     await q.query(`CREATE INDEX "ix_security_journal_brand" ON "security_journal" ("brand_id", "at", "id")`);
-    await q.query(`CREATE INDEX "ix_security_journal_target_brand" ON "security_journal" ("target_brand_id", "at", "id")`);
+    await q.query(
+      `CREATE INDEX "ix_security_journal_target_brand" ON "security_journal" ("target_brand_id", "at", "id")`,
+    );
     await q.query(`CREATE INDEX "ix_security_journal_at" ON "security_journal" ("at", "id")`);
   }
 

@@ -1,7 +1,15 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsISO8601, IsOptional, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
 
-export const CARRIER_STATUSES = ['registered', 'accepted', 'in_transit', 'arrived', 'delivered', 'not_delivered', 'returned'] as const;
+export const CARRIER_STATUSES = [
+  'registered',
+  'accepted',
+  'in_transit',
+  'arrived',
+  'delivered',
+  'not_delivered',
+  'returned',
+] as const;
 export type CarrierStatus = (typeof CARRIER_STATUSES)[number];
 
 export class CarrierEventDto {

@@ -6,6 +6,9 @@ export class PutMembershipDto {
   @ApiProperty({ enum: BRAND_PERMISSIONS, isArray: true, description: 'An empty list removes the membership' })
   @IsArray()
   @ArrayMaxSize(BRAND_PERMISSIONS.length * 2)
-  @IsIn(BRAND_PERMISSIONS, { each: true, message: `each value in permissions must be one of: ${BRAND_PERMISSIONS.join(', ')}` })
+  @IsIn(BRAND_PERMISSIONS, {
+    each: true,
+    message: `each value in permissions must be one of: ${BRAND_PERMISSIONS.join(', ')}`,
+  })
   permissions: BrandPermission[];
 }

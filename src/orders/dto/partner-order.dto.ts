@@ -25,7 +25,10 @@ export class PartnerOrderItemDto {
   @Max(MAX_LINE_QUANTITY)
   quantity: number;
 
-  @Kopeks({ optional: true, description: 'Price of one unit; the catalog price of the size, else of the product, when absent' })
+  @Kopeks({
+    optional: true,
+    description: 'Price of one unit; the catalog price of the size, else of the product, when absent',
+  })
   priceKopeks?: number;
 }
 
