@@ -4,10 +4,11 @@ import { IntegrationKeyCredentialResolver } from './integration-key-credential.r
 import { IntegrationKeyEntity } from './integration-key.entity';
 import { IntegrationKeysController } from './integration-keys.controller';
 import { IntegrationKeysService } from './integration-keys.service';
+import { SecurityJournalModule } from '../security-journal/security-journal.module';
 
 /** Integration keys: issue, list, revoke; and the `csh_at_` credential of the guard chain. */
 @Module({
-  imports: [TypeOrmModule.forFeature([IntegrationKeyEntity])],
+  imports: [SecurityJournalModule, TypeOrmModule.forFeature([IntegrationKeyEntity])],
   controllers: [IntegrationKeysController],
   providers: [IntegrationKeysService, IntegrationKeyCredentialResolver],
 })

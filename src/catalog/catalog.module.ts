@@ -6,10 +6,11 @@ import { CatalogMatcher } from './catalog-matcher';
 import { CatalogService } from './catalog.service';
 import { ProductSizeEntity } from './product-size.entity';
 import { ProductEntity } from './product.entity';
+import { SecurityJournalModule } from '../security-journal/security-journal.module';
 
 /** Products with their own and storefront articles, legacy sizes, and line matching. */
 @Module({
-  imports: [TypeOrmModule.forFeature([ProductEntity, ProductSizeEntity]), StockLedgerModule],
+  imports: [SecurityJournalModule, TypeOrmModule.forFeature([ProductEntity, ProductSizeEntity]), StockLedgerModule],
   controllers: [CatalogController],
   providers: [CatalogService, CatalogMatcher],
   exports: [CatalogService, CatalogMatcher],

@@ -2,10 +2,12 @@ import { Module } from '@nestjs/common';
 import { OrdersModule } from '../orders/orders.module';
 import { DeliveryController } from './delivery.controller';
 import { DeliveryService } from './delivery.service';
+import { InboundEventsModule } from '../inbound-events/inbound-events.module';
+import { OutboxModule } from '../notifications/outbox.module';
 
 /** The carrier's signed delivery status events. */
 @Module({
-  imports: [OrdersModule],
+  imports: [OutboxModule, InboundEventsModule, OrdersModule],
   controllers: [DeliveryController],
   providers: [DeliveryService],
 })

@@ -5,10 +5,11 @@ import { Mailer } from './mailer';
 import { OutboxAdminController } from './outbox-admin.controller';
 import { OutboxHandlers } from './outbox-handlers';
 import { OutboxWorker } from './outbox-worker';
+import { OutboxModule } from '../notifications/outbox.module';
 
 /** Runs the outbox: carrier registration and mail, with retries, and shows what is stuck. */
 @Module({
-  imports: [OrdersModule],
+  imports: [OutboxModule, OrdersModule],
   controllers: [OutboxAdminController],
   providers: [CarrierClient, Mailer, OutboxHandlers, OutboxWorker],
   exports: [OutboxWorker],

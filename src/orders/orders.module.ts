@@ -12,10 +12,18 @@ import { OrdersService } from './orders.service';
 import { PartnerWebhookController } from './partner-webhook.controller';
 import { PartnerWebhookService } from './partner-webhook.service';
 import { RecentOrders } from './recent-orders';
+import { SecurityJournalModule } from '../security-journal/security-journal.module';
+import { OutboxModule } from '../notifications/outbox.module';
 
 /** Orders: the storefront webhook, platform orders and the admin read endpoints. */
 @Module({
-  imports: [TypeOrmModule.forFeature([OrderEntity, OrderItemEntity]), CatalogModule, StockLedgerModule],
+  imports: [
+    OutboxModule,
+    SecurityJournalModule,
+    TypeOrmModule.forFeature([OrderEntity, OrderItemEntity]),
+    CatalogModule,
+    StockLedgerModule,
+  ],
   controllers: [OrdersController, PartnerWebhookController],
   providers: [OrdersService, OrderWriter, PartnerWebhookService, OrderFulfilment, OrderLifecycle, RecentOrders],
   exports: [OrdersService, OrderFulfilment, OrderLifecycle],

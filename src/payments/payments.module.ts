@@ -2,10 +2,12 @@ import { Module } from '@nestjs/common';
 import { OrdersModule } from '../orders/orders.module';
 import { PaymentsController } from './payments.controller';
 import { PaymentsService } from './payments.service';
+import { SecurityJournalModule } from '../security-journal/security-journal.module';
+import { InboundEventsModule } from '../inbound-events/inbound-events.module';
 
 /** The bank's signed payment confirmations. */
 @Module({
-  imports: [OrdersModule],
+  imports: [InboundEventsModule, SecurityJournalModule, OrdersModule],
   controllers: [PaymentsController],
   providers: [PaymentsService],
 })

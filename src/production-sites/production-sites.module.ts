@@ -8,10 +8,16 @@ import { ProductionSitesController } from './production-sites.controller';
 import { ProductionSitesService } from './production-sites.service';
 import { SiteKeyCredentialResolver } from './site-key-credential.resolver';
 import { SiteKeyEntity } from './site-key.entity';
+import { SecurityJournalModule } from '../security-journal/security-journal.module';
 
 /** Production sites, their keys, and the production API realm those keys open. */
 @Module({
-  imports: [TypeOrmModule.forFeature([ProductionSiteEntity, SiteKeyEntity]), CatalogModule, InventoryModule],
+  imports: [
+    SecurityJournalModule,
+    TypeOrmModule.forFeature([ProductionSiteEntity, SiteKeyEntity]),
+    CatalogModule,
+    InventoryModule,
+  ],
   controllers: [ProductionSitesController, ProductionApiController],
   providers: [ProductionSitesService, SiteKeyCredentialResolver],
   exports: [ProductionSitesService],
