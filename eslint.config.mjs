@@ -4,7 +4,18 @@ import eslint from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'data/', 'coverage/', '*.config.js', '*.config.mjs', 'test/**/*.mjs'] },
+  {
+    ignores: [
+      'dist/',
+      'node_modules/',
+      'data/',
+      'coverage/',
+      '*.config.js',
+      '*.config.mjs',
+      '.dependency-cruiser.cjs',
+      'test/**/*.mjs',
+    ],
+  },
   eslint.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

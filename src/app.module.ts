@@ -18,7 +18,7 @@ import { InventoryModule } from './inventory/inventory.module';
 import { DeliveryModule } from './delivery/delivery.module';
 import { InboundEventsModule } from './inbound-events/inbound-events.module';
 import { NotificationsModule } from './notifications/notifications.module';
-import { OutboxModule } from './notifications/outbox.module';
+import { OutboxModule } from './outbox/outbox.module';
 import { PaymentsModule } from './payments/payments.module';
 import { OrdersModule } from './orders/orders.module';
 import { ProductionSitesModule } from './production-sites/production-sites.module';

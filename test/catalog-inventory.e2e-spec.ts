@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { StockLedger } from '../src/inventory/stock-ledger';
+import { StockLedger } from '../src/stock-ledger/stock-ledger';
 import { createProduct, Fixtures, issueKey, journal, siteWithKey, type IssuedKey } from './support/fixtures';
 import { countRows, stockAndLedger } from './support/stock-probe';
 import { closeSuite, openSuite } from './support/suite';

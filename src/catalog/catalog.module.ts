@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { StockLedgerModule } from '../inventory/stock-ledger.module';
+import { StockLedgerModule } from '../stock-ledger/stock-ledger.module';
 import { CatalogController } from './catalog.controller';
 import { CatalogMatcher } from './catalog-matcher';
 import { CatalogService } from './catalog.service';

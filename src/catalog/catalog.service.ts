@@ -4,7 +4,7 @@ import { DataSource, EntityManager, In } from 'typeorm';
 import type { RequestContext } from '../common/context/request-context';
 import { AppError } from '../common/errors/app-error';
 import { isUniqueViolation } from '../common/errors/pg-errors';
-import { StockLedger } from '../inventory/stock-ledger';
+import { StockLedger } from '../stock-ledger/stock-ledger';
 import { BrandOwnership } from '../security-journal/brand-ownership';
 import type { CreateProductDto } from './dto/create-product.dto';
 import type { SizeDto } from './dto/size.dto';

@@ -3,7 +3,7 @@ import { OrdersModule } from '../orders/orders.module';
 import { DeliveryController } from './delivery.controller';
 import { DeliveryService } from './delivery.service';
 import { InboundEventsModule } from '../inbound-events/inbound-events.module';
-import { OutboxModule } from '../notifications/outbox.module';
+import { OutboxModule } from '../outbox/outbox.module';
 
 /** The carrier's signed delivery status events. */
 @Module({

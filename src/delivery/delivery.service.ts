@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppError } from '../common/errors/app-error';
 import { InboundEvents } from '../inbound-events/inbound-events';
-import { Outbox } from '../notifications/outbox';
+import { Outbox } from '../outbox/outbox';
 import { OrderLifecycle } from '../orders/order-lifecycle';
 import type { CarrierEventDto } from './dto/carrier-event.dto';
 

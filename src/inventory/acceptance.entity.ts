@@ -1,5 +1,4 @@
 import { Column, CreateDateColumn, Entity, ForeignKey, PrimaryGeneratedColumn } from 'typeorm';
-import { ProductionSiteEntity } from '../production-sites/production-site.entity';
 
 /** Finished goods a production site handed over; its stock movements point here. */
 @Entity('acceptances')
@@ -11,7 +10,8 @@ export class AcceptanceEntity {
   brandId: number;
 
   @Column({ name: 'site_id', type: 'integer' })
-  @ForeignKey(() => ProductionSiteEntity, { name: 'fk_acceptances_site' })
+  // Named, not imported: production sites use this module for their acceptances.
+  @ForeignKey('ProductionSiteEntity', { name: 'fk_acceptances_site' })
   siteId: number;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })

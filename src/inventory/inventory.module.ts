@@ -1,12 +1,14 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AcceptanceEntity } from './acceptance.entity';
 import { CatalogModule } from '../catalog/catalog.module';
 import { InventoryController } from './inventory.controller';
 import { InventoryService } from './inventory.service';
-import { StockLedgerModule } from './stock-ledger.module';
+import { StockLedgerModule } from '../stock-ledger/stock-ledger.module';
 
 /** Stock levels, adjustments, the ledger's read side, acceptances and the production queue. */
 @Module({
-  imports: [CatalogModule, StockLedgerModule],
+  imports: [TypeOrmModule.forFeature([AcceptanceEntity]), CatalogModule, StockLedgerModule],
   controllers: [InventoryController],
   providers: [InventoryService],
   exports: [InventoryService],

@@ -4,10 +4,9 @@ import { DataSource } from 'typeorm';
 import { CatalogMatcher } from '../catalog/catalog-matcher';
 import type { RequestContext } from '../common/context/request-context';
 import { AppError } from '../common/errors/app-error';
-import type { SiteKeyPrincipal } from '../production-sites/site-key.principal';
 import type { AcceptanceItemDto } from './dto/acceptance.dto';
 import type { AdjustmentDto } from './dto/adjustment.dto';
-import { StockLedger } from './stock-ledger';
+import { StockLedger } from '../stock-ledger/stock-ledger';
 
 const actorOf = (ctx: RequestContext) => ({ kind: ctx.principal?.kind ?? null, id: ctx.principal?.id ?? null });
 
@@ -102,16 +101,15 @@ export class InventoryService {
     };
   }
 
-  /** Finished goods from a production site: all lines or none. */
-  async accept(ctx: RequestContext, items: AcceptanceItemDto[]) {
-    const site = ctx.principal as SiteKeyPrincipal;
+  /** Finished goods from a production site (the calling site key's): all lines or none. */
+  async accept(ctx: RequestContext, siteId: number, items: AcceptanceItemDto[]) {
     const brandId = ctx.brandId!;
     const { lines, problems } = await this.matcher.byArticle(brandId, items);
     if (problems.length > 0) throw new AppError(422, problems[0], problems);
     return this.db.transaction(async (tx) => {
       const inserted: Array<{ id: number; created_at: Date }> = await tx.query(
         'INSERT INTO acceptances (brand_id, site_id) VALUES ($1, $2) RETURNING id, created_at',
-        [brandId, site.identity.site.id],
+        [brandId, siteId],
       );
       const acceptanceId = inserted[0].id;
       const stock = await this.ledger.apply(
@@ -127,7 +125,7 @@ export class InventoryService {
       );
       return {
         id: acceptanceId,
-        siteId: site.identity.site.id,
+        siteId: siteId,
         createdAt: inserted[0].created_at.toISOString(),
         items: items.map((item, i) => ({
           productId: lines[i]!.productId,

@@ -1,13 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { Environment } from '../config/environment';
-
-export interface ShipmentRequest {
-  orderNumber: string;
-  recipient: { fullName: string; phone: string; email?: string };
-  delivery: { city: string; cityCode?: number; pvzCode?: string; pvzAddress?: string };
-  items: Array<{ article: string; size: string; quantity: number }>;
-}
+import type { ShipmentRequest } from '../orders/follow-up-data';
 
 export interface Shipment {
   uuid: string;

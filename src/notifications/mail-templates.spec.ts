@@ -1,4 +1,5 @@
-import { MailTemplates, type OrderMailData } from './mail-templates';
+import type { OrderMailData } from '../orders/follow-up-data';
+import { MailTemplates } from './mail-templates';
 
 const order: OrderMailData = {
   brandName: 'Northwind <Shop>',

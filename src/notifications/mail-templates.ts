@@ -1,15 +1,4 @@
-export interface OrderMailData {
-  brandName: string;
-  orderNumber: string;
-  hash: string;
-  recipientName: string;
-  totalKopeks: number;
-  items: Array<{ article: string; size: string; quantity: number; lineTotalKopeks: number }>;
-  deliveryCity: string;
-  pvzAddress: string | null;
-  trackingNumber: string | null;
-}
-
+import type { OrderMailData } from '../orders/follow-up-data';
 export interface RenderedMail {
   subject: string;
   text: string;

@@ -5,7 +5,7 @@ import { Mailer } from './mailer';
 import { OutboxAdminController } from './outbox-admin.controller';
 import { OutboxHandlers } from './outbox-handlers';
 import { OutboxWorker } from './outbox-worker';
-import { OutboxModule } from '../notifications/outbox.module';
+import { OutboxModule } from '../outbox/outbox.module';
 
 /** Runs the outbox: carrier registration and mail, with retries, and shows what is stuck. */
 @Module({

@@ -5,7 +5,7 @@ import { OrderLifecycle } from '../orders/order-lifecycle';
 import { CarrierClient } from './carrier-client';
 import { Mailer } from './mailer';
 import { MailTemplates, type RenderedMail } from './mail-templates';
-import { Outbox, type OutboxKind } from './outbox';
+import { Outbox, type OutboxKind } from '../outbox/outbox';
 
 export interface ClaimedJob {
   id: string;

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import type { ShipmentRequest } from '../notifications/carrier-client';
-import type { OrderMailData } from '../notifications/mail-templates';
+import type { OrderMailData, ShipmentRequest } from './follow-up-data';
 
 export interface OrderContacts {
   mail: OrderMailData;

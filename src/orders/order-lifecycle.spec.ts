@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import type { Outbox } from '../notifications/outbox';
+import type { Outbox } from '../outbox/outbox';
 import { OrderLifecycle, type PayableOrder } from './order-lifecycle';
 
 const order = (over: Partial<PayableOrder>): PayableOrder => ({

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { AppError } from '../common/errors/app-error';
-import type { CarrierStatus } from '../delivery/dto/carrier-event.dto';
-import { StockLedger } from '../inventory/stock-ledger';
-import { Outbox, type OutboxEntry } from '../notifications/outbox';
+import type { CarrierStatus } from './carrier-status';
+import { StockLedger } from '../stock-ledger/stock-ledger';
+import { Outbox, type OutboxEntry } from '../outbox/outbox';
 import type { OrderStatus } from './order.entity';
 import { canMove, statusAfterCarrier } from './order-transitions';
 

@@ -1,8 +1,8 @@
-import { LedgerSql } from '../inventory/stock-ledger';
-import { enqueueSql } from '../notifications/outbox';
+import { LedgerSql } from '../stock-ledger/stock-ledger';
+import { enqueueSql } from '../outbox/outbox';
 import type { Prepared } from '../database/prepared';
 import { newOrderHash } from './order-identity';
-import type { NewOrder, OrderFacts } from './order-writer';
+import type { NewOrder, OrderFacts } from './new-order';
 import { normalizePhone, parseFullName } from './recipient-parsing';
 
 /*

@@ -1,4 +1,4 @@
-import { CARRIER_STATUSES } from '../delivery/dto/carrier-event.dto';
+import { CARRIER_STATUSES } from './carrier-status';
 import type { OrderStatus } from './order.entity';
 import { canMove, ORDER_TRANSITIONS, statusAfterCarrier } from './order-transitions';
 

@@ -1,4 +1,4 @@
-import type { CarrierStatus } from '../delivery/dto/carrier-event.dto';
+import type { CarrierStatus } from './carrier-status';
 import type { OrderStatus } from './order.entity';
 
 /**

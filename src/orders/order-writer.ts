@@ -1,60 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
-import { sizeKeyOf, type ResolvedSize } from '../catalog/catalog-matcher';
-import type { LedgerActor } from '../inventory/stock-ledger';
-import type { DeliveryDto } from './dto/delivery.dto';
-import type { RecipientDto } from './dto/recipient.dto';
-import type { OrderSource, OrderStatus, PaymentStatus } from './order.entity';
+import { sizeKeyOf } from '../catalog/catalog-matcher';
+import type { LedgerActor } from '../stock-ledger/stock-ledger';
+import type { NewOrder, OrderRef, StorefrontOrder } from './new-order';
 import { runPrepared, runPreparedIn } from '../database/prepared';
 import { ACCEPT_STOREFRONT_ORDER, FIND_BY_PARTNER_ID, INSERT_ORDER, lineArrays, orderValues } from './order-statements';
-
-export interface PricedLine extends ResolvedSize {
-  quantity: number;
-  priceKopeks: number;
-}
-
-/** What an order says besides its lines. */
-export interface OrderFacts {
-  brandId: number;
-  source: OrderSource;
-  partnerOrderId: string | null;
-  status: OrderStatus;
-  paymentStatus: PaymentStatus;
-  orderedAt: Date;
-  recipient: RecipientDto;
-  delivery?: DeliveryDto;
-  carrierOrderUuid?: string;
-  carrierTrackingNumber?: string;
-  waybillUrl?: string;
-  promoCode?: string;
-  comment?: string;
-  requestFingerprint?: string;
-}
-
-/** A platform order: lines already resolved to sizes and priced. */
-export interface NewOrder extends OrderFacts {
-  lines: PricedLine[];
-}
-
-/** A storefront line as it came: matched and priced by ACCEPT_STOREFRONT_ORDER. */
-export interface StorefrontLine {
-  storefrontArticle: string;
-  size: string;
-  quantity: number;
-  priceKopeks?: number;
-}
-
-export interface StorefrontOrder extends OrderFacts {
-  lines: StorefrontLine[];
-}
-
-export interface OrderRef {
-  id: number;
-  orderNumber: string;
-  hash: string;
-  totalKopeks: number;
-}
 
 /** Writes an order and its lines (and, for a paid order, its stock) in one statement. */
 @Injectable()

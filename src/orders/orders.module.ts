@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CatalogModule } from '../catalog/catalog.module';
-import { StockLedgerModule } from '../inventory/stock-ledger.module';
+import { StockLedgerModule } from '../stock-ledger/stock-ledger.module';
 import { OrderItemEntity } from './order-item.entity';
 import { OrderEntity } from './order.entity';
 import { OrderFulfilment } from './order-fulfilment';
@@ -13,7 +13,7 @@ import { PartnerWebhookController } from './partner-webhook.controller';
 import { PartnerWebhookService } from './partner-webhook.service';
 import { RecentOrders } from './recent-orders';
 import { SecurityJournalModule } from '../security-journal/security-journal.module';
-import { OutboxModule } from '../notifications/outbox.module';
+import { OutboxModule } from '../outbox/outbox.module';
 
 /** Orders: the storefront webhook, platform orders and the admin read endpoints. */
 @Module({

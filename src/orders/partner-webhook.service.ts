@@ -4,7 +4,8 @@ import type { RequestContext } from '../common/context/request-context';
 import { AppError } from '../common/errors/app-error';
 import type { PartnerOrderDto } from './dto/partner-order.dto';
 import { requestFingerprint } from './order-identity';
-import { EarlierOrder, OrderRef, OrderWriter, type StorefrontOrder } from './order-writer';
+import type { OrderRef, StorefrontOrder } from './new-order';
+import { EarlierOrder, OrderWriter } from './order-writer';
 import { RecentOrders } from './recent-orders';
 
 export interface WebhookOutcome {

@@ -37,6 +37,6 @@ export class ProductionApiController {
   @Post('acceptances')
   @ApiUnprocessableEntityResponse({ description: 'An article or size is unknown; nothing is added' })
   accept(@Ctx() ctx: RequestContext, @Body() body: AcceptanceDto) {
-    return this.inventory.accept(ctx, body.items);
+    return this.inventory.accept(ctx, (ctx.principal as SiteKeyPrincipal).identity.site.id, body.items);
   }
 }

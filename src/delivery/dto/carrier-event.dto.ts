@@ -1,16 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsISO8601, IsOptional, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
-
-export const CARRIER_STATUSES = [
-  'registered',
-  'accepted',
-  'in_transit',
-  'arrived',
-  'delivered',
-  'not_delivered',
-  'returned',
-] as const;
-export type CarrierStatus = (typeof CARRIER_STATUSES)[number];
+import { CARRIER_STATUSES, type CarrierStatus } from '../../orders/carrier-status';
 
 export class CarrierEventDto {
   @ApiProperty()

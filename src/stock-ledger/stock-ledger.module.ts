@@ -1,12 +1,11 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { AcceptanceEntity } from './acceptance.entity';
 import { StockLedger } from './stock-ledger';
 import { StockMovementEntity } from './stock-movement.entity';
 
-/** The stock ledger alone, so the catalog (initial stock) and orders can use it without cycles. */
+/** The stock ledger alone (Inventory's), so the catalog (initial stock), inventory and orders use it without cycles. */
 @Module({
-  imports: [TypeOrmModule.forFeature([StockMovementEntity, AcceptanceEntity])],
+  imports: [TypeOrmModule.forFeature([StockMovementEntity])],
   providers: [StockLedger],
   exports: [StockLedger],
 })

@@ -1,17 +1,19 @@
 import { Check, Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
-import { ProductSizeEntity } from '../catalog/product-size.entity';
-import { OrderEntity } from '../orders/order.entity';
-import { AcceptanceEntity } from './acceptance.entity';
 
 export type StockReason = 'initial' | 'order' | 'acceptance' | 'adjustment';
 
-/** The stock ledger: append-only; a size's stock is the sum of its deltas. */
+/**
+ * The stock ledger: append-only; a size's stock is the sum of its deltas. Its rows point at the
+ * sizes, orders and acceptances of the modules that use the ledger, so those entities are named
+ * rather than imported: a foreign key is the database's link, and importing them would tie the
+ * ledger's folder and theirs into a cycle.
+ */
 @Entity('stock_movements')
 @Check('ck_stock_movements_delta', `"delta" <> 0`)
 @Check('ck_stock_movements_reason', `"reason" IN ('initial', 'order', 'acceptance', 'adjustment')`)
 @Index('ix_stock_movements_size', ['sizeId', 'id'])
 @Index('ix_stock_movements_order', ['orderId'])
-@ForeignKey(() => ProductSizeEntity, ['sizeId', 'brandId'], ['id', 'brandId'], {
+@ForeignKey('ProductSizeEntity', ['sizeId', 'brandId'], ['id', 'brandId'], {
   name: 'fk_stock_movements_size_brand',
 })
 export class StockMovementEntity {
@@ -31,11 +33,11 @@ export class StockMovementEntity {
   reason: StockReason;
 
   @Column({ name: 'order_id', type: 'integer', nullable: true })
-  @ForeignKey(() => OrderEntity, { name: 'fk_stock_movements_order' })
+  @ForeignKey('OrderEntity', { name: 'fk_stock_movements_order' })
   orderId: number | null;
 
   @Column({ name: 'acceptance_id', type: 'integer', nullable: true })
-  @ForeignKey(() => AcceptanceEntity, { name: 'fk_stock_movements_acceptance' })
+  @ForeignKey('AcceptanceEntity', { name: 'fk_stock_movements_acceptance' })
   acceptanceId: number | null;
 
   @Column({ type: 'varchar', length: 500, nullable: true })

@@ -1,0 +1,77 @@
+// The module graph's rules, checked by `npm run lint` (and so by CI).
+// A feature module is a folder of src/. Another module may use its module file, its dto/, its
+// entities and principals (its principal types), and the providers it exports, listed here; the
+// rest is its own business. common/, config/ and database/ are shared mechanisms anyone may use.
+const EXPORTED = {
+  'security-journal': ['security-journal.service.ts', 'brand-ownership.ts'],
+  'stock-ledger': ['stock-ledger.ts'],
+  'inbound-events': ['inbound-events.ts'],
+  outbox: ['outbox.ts'],
+  orders: ['order-lifecycle.ts', 'order-fulfilment.ts', 'carrier-status.ts', 'follow-up-data.ts'],
+  catalog: ['catalog-matcher.ts', 'catalog.service.ts'],
+  inventory: ['inventory.service.ts'],
+};
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const PUBLIC_EVERYWHERE = ['\\.module\\.ts$', '/dto/', '\\.entity\\.ts$', '\\.principal\\.ts$'];
+const FEATURES = [
+  'access-keys',
+  'catalog',
+  'delivery',
+  'health',
+  'identity',
+  'inbound-events',
+  'inventory',
+  'notifications',
+  'orders',
+  'outbox',
+  'payments',
+  'production-sites',
+  'security-journal',
+  'stock-ledger',
+];
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'No import cycles between files.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'no-folder-cycles',
+      comment: 'No import cycles between folders: the module graph is a hierarchy.',
+      severity: 'error',
+      scope: 'folder',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'shared-mechanisms-stand-alone',
+      comment: 'common/, config/ and database/ serve every module and depend on none of them.',
+      severity: 'error',
+      from: { path: '^src/(common|config|database)/' },
+      to: { path: `^src/(${FEATURES.map(escape).join('|')})/` },
+    },
+    ...FEATURES.map((feature) => ({
+      name: `only-public-parts-of-${feature}`,
+      comment: `Other modules use ${feature} through its module, dto/, entities, principals and exported providers only.`,
+      severity: 'error',
+      from: { path: '^src/', pathNot: `^src/${escape(feature)}/` },
+      to: {
+        path: `^src/${escape(feature)}/`,
+        pathNot: [
+          ...PUBLIC_EVERYWHERE,
+          ...(EXPORTED[feature] ?? []).map((file) => `^src/${escape(feature)}/${escape(file)}$`),
+        ],
+      },
+    })),
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '\\.spec\\.ts$' },
+    tsConfig: { fileName: 'tsconfig.json' },
+    tsPreCompilationDeps: true,
+  },
+};
