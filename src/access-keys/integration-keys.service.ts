@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { SETTINGS_MANAGE, type BrandPermission } from '../common/context/permissions';
 import type { RequestContext } from '../common/context/request-context';
 import { AppError } from '../common/errors/app-error';
+import { ErrorText } from '../common/errors/error-texts';
 import { runPrepared } from '../database/prepared';
 import { changedRows } from '../database/returning';
 import { BrandOwnership } from '../security-journal/brand-ownership';
@@ -50,7 +51,7 @@ export class IntegrationKeysService {
     const author = ctx.principal!;
     const permissions = validateGrant(input);
     const expiresAt = input.expiresAt === undefined ? null : new Date(input.expiresAt);
-    if (expiresAt && expiresAt.getTime() <= Date.now()) throw AppError.badRequest(['expiresAt must be in the future']);
+    if (expiresAt && expiresAt.getTime() <= Date.now()) throw AppError.badRequest([ErrorText.expiryInPast]);
 
     const key = generateIntegrationKey();
     const id = await this.db.transaction(async (tx) => {
@@ -182,10 +183,10 @@ function validateGrant(input: IssueIntegrationKeyDto): BrandPermission[] {
   const listed = input.permissions ?? [];
   const full = input.fullAccess === true;
   if (listed.includes(SETTINGS_MANAGE)) {
-    throw AppError.badRequest(['settings.manage cannot be granted to an integration key']);
+    throw AppError.badRequest([ErrorText.settingsNotForKeys]);
   }
   if (full === listed.length > 0) {
-    throw AppError.badRequest(['give either a non-empty permissions list or fullAccess: true, not both']);
+    throw AppError.badRequest([ErrorText.permissionsOrFullAccess]);
   }
   return KEY_GRANTABLE_PERMISSIONS.filter((p) => listed.includes(p));
 }

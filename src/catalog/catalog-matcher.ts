@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { RequestContext } from '../common/context/request-context';
+import { ErrorText } from '../common/errors/error-texts';
 import { runPrepared, type Prepared } from '../database/prepared';
 import { BrandOwnership } from '../security-journal/brand-ownership';
 
@@ -109,12 +110,12 @@ export class CatalogMatcher {
     const resolved = lines.map((line, index) => {
       const candidates = byArticle.get(line.article);
       if (!candidates) {
-        problems.push(`items.${index}: ${label} "${line.article}" matches no product`);
+        problems.push(ErrorText.lineMatchesNoProduct(index, label, line.article));
         return undefined;
       }
       const row = candidates.find((c) => c.name_key !== null && c.name_key === sizeKeyOf(line.size));
       if (!row) {
-        problems.push(`items.${index}: product "${line.article}" has no size "${line.size}"`);
+        problems.push(ErrorText.lineHasNoSize(index, line.article, line.size));
         return undefined;
       }
       return toResolved(row);

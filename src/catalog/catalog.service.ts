@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
 import type { RequestContext } from '../common/context/request-context';
 import { AppError } from '../common/errors/app-error';
+import { ErrorText } from '../common/errors/error-texts';
 import { isUniqueViolation } from '../common/errors/pg-errors';
 import { StockLedger } from '../stock-ledger/stock-ledger';
 import { BrandOwnership } from '../security-journal/brand-ownership';
@@ -173,13 +174,11 @@ export class CatalogService {
     try {
       return await work();
     } catch (error) {
-      if (isUniqueViolation(error, 'uq_products_article'))
-        throw AppError.conflict('A product with this article already exists in the brand');
+      if (isUniqueViolation(error, 'uq_products_article')) throw AppError.conflict(ErrorText.productArticleTaken);
       if (isUniqueViolation(error, 'uq_products_storefront_article')) {
-        throw AppError.conflict('A product with this storefrontArticle already exists in the brand');
+        throw AppError.conflict(ErrorText.storefrontArticleTaken);
       }
-      if (isUniqueViolation(error, 'uq_product_sizes_name'))
-        throw AppError.conflict('The product already has a size with this name');
+      if (isUniqueViolation(error, 'uq_product_sizes_name')) throw AppError.conflict(ErrorText.sizeNameTaken);
       throw error;
     }
   }
@@ -189,8 +188,7 @@ function assertDistinctSizes(sizes: SizeDto[]): void {
   const seen = new Set<string>();
   for (const size of sizes) {
     const key = sizeKey(size.name);
-    if (seen.has(key))
-      throw AppError.badRequest([`size names must be unique per product (case-insensitive): "${size.name}" repeats`]);
+    if (seen.has(key)) throw AppError.badRequest([ErrorText.sizeNameRepeated(size.name)]);
     seen.add(key);
   }
 }

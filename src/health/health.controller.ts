@@ -23,7 +23,7 @@ export class HealthController {
       const result = await this.health.check([() => this.database.pingCheck('database', { timeout: 2000 })]);
       return { status: result.status, details: result.details };
     } catch {
-      throw new AppError(503, ErrorText.serviceUnavailable, ['database: not answering']);
+      throw AppError.unavailable([ErrorText.databaseNotAnswering]);
     }
   }
 }

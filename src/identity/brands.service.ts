@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { BrandDirectory } from '../common/context/brand-directory';
 import { AppError } from '../common/errors/app-error';
+import { ErrorText } from '../common/errors/error-texts';
 import { isUniqueViolation } from '../common/errors/pg-errors';
 import { BrandEntity } from './entities/brand.entity';
 import { normalizeEmail } from './users.service';
@@ -36,7 +37,7 @@ export class BrandsService implements BrandDirectory {
       );
       return toBrandView(brand);
     } catch (error) {
-      if (isUniqueViolation(error, 'uq_brands_slug')) throw AppError.conflict('A brand with this slug already exists');
+      if (isUniqueViolation(error, 'uq_brands_slug')) throw AppError.conflict(ErrorText.slugTaken);
       throw error;
     }
   }

@@ -37,8 +37,7 @@ export class LoginThrottle {
         [email, LOGIN_WINDOW_SECONDS, LOGIN_FAILURE_LIMIT - 1],
       );
       if (blocking.length > 0) {
-        const retryAfter = String(Math.max(1, Number(blocking[0].retry_after)));
-        throw new AppError(429, ErrorText.tooManyLoginAttempts, undefined, { 'Retry-After': retryAfter });
+        throw AppError.tooManyRequests(ErrorText.tooManyLoginAttempts, Number(blocking[0].retry_after));
       }
       const inserted: Array<{ id: string }> = await tx.query(
         'INSERT INTO login_failures (email) VALUES ($1) RETURNING id',

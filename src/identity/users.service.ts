@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
 import { AppError } from '../common/errors/app-error';
+import { ErrorText } from '../common/errors/error-texts';
 import { isUniqueViolation } from '../common/errors/pg-errors';
 import { UserEntity } from './entities/user.entity';
 import { PasswordHasher } from './password-hasher';
@@ -44,7 +45,7 @@ export class UsersService {
       );
       return toUserView(user);
     } catch (error) {
-      if (isUniqueViolation(error, 'uq_users_email')) throw AppError.conflict('A user with this e-mail already exists');
+      if (isUniqueViolation(error, 'uq_users_email')) throw AppError.conflict(ErrorText.emailTaken);
       throw error;
     }
   }
@@ -86,7 +87,7 @@ export class UsersService {
       const next = { ...user, ...definedOnly(change) };
       const losesAdmin = user.isSuperadmin && user.active && !(next.isSuperadmin && next.active);
       if (losesAdmin && admins.length <= 1) {
-        throw AppError.conflict('The last active superadministrator cannot be removed');
+        throw AppError.conflict(ErrorText.lastSuperadmin);
       }
       await repo.update({ id: userId }, { isSuperadmin: next.isSuperadmin, active: next.active });
       return toUserView({ ...user, isSuperadmin: next.isSuperadmin, active: next.active });

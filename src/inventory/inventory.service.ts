@@ -105,7 +105,7 @@ export class InventoryService {
   async accept(ctx: RequestContext, siteId: number, items: AcceptanceItemDto[]) {
     const brandId = ctx.brandId!;
     const { lines, problems } = await this.matcher.byArticle(brandId, items);
-    if (problems.length > 0) throw new AppError(422, problems[0], problems);
+    if (problems.length > 0) throw AppError.unprocessable(problems[0], problems);
     return this.db.transaction(async (tx) => {
       const inserted: Array<{ id: number; created_at: Date }> = await tx.query(
         'INSERT INTO acceptances (brand_id, site_id) VALUES ($1, $2) RETURNING id, created_at',

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { AppError } from '../common/errors/app-error';
+import { ErrorText } from '../common/errors/error-texts';
 import type { CarrierStatus } from './carrier-status';
 import { StockLedger } from '../stock-ledger/stock-ledger';
 import { Outbox, type OutboxEntry } from '../outbox/outbox';
@@ -196,7 +197,7 @@ export class OrderLifecycle {
 
   /** The target status, or a 409 when the table does not list the move. */
   private moved(from: OrderStatus, to: OrderStatus): OrderStatus {
-    if (!canMove(from, to)) throw AppError.conflict(`An order that is ${from} cannot become ${to}`);
+    if (!canMove(from, to)) throw AppError.conflict(ErrorText.orderCannotMove(from, to));
     return to;
   }
 }

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { CatalogMatcher } from '../catalog/catalog-matcher';
 import type { RequestContext } from '../common/context/request-context';
 import { AppError } from '../common/errors/app-error';
+import { ErrorText } from '../common/errors/error-texts';
 import { runPrepared } from '../database/prepared';
 import { BrandOwnership } from '../security-journal/brand-ownership';
 import type { PlatformOrderDto } from './dto/platform-order.dto';
@@ -50,9 +51,9 @@ export class OrdersService {
     );
     if (missing.length > 0) {
       const problems = input.items.flatMap((item, i) =>
-        missing.includes(item.sizeId) ? [`items.${i}: size ${item.sizeId} does not exist`] : [],
+        missing.includes(item.sizeId) ? [ErrorText.lineSizeMissing(i, item.sizeId)] : [],
       );
-      throw new AppError(422, problems[0], problems);
+      throw AppError.unprocessable(problems[0], problems);
     }
     const ref = await this.db.transaction((tx) =>
       this.writer.insert(tx, {

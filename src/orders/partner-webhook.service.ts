@@ -68,7 +68,7 @@ export class PartnerWebhookService {
           // The repeat decides first: a retry of an accepted order gets 200 even if the catalog changed since.
           const earlier = await this.writer.findByPartnerId(brandId, partnerOrderId);
           if (earlier) return this.duplicate(brandId, partnerOrderId, earlier, fingerprint);
-          throw new AppError(422, problems[0], problems);
+          throw AppError.unprocessable(problems[0], problems);
         }
         // The catalog changed between the write and the matcher's look: try the write again.
         if (attempt < MAX_ATTEMPTS) continue;

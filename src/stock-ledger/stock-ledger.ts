@@ -106,7 +106,7 @@ export class StockLedger {
       nonZero.map((c) => c.note ?? null),
     ]).catch((error: unknown) => {
       // The caller's transaction rolls back with this error, so neither stock nor ledger moves.
-      throw isOutOfRange(error) ? new AppError(422, ErrorText.stockOutOfRange) : error;
+      throw isOutOfRange(error) ? AppError.unprocessable(ErrorText.stockOutOfRange) : error;
     });
     return new Map(updated.map((row) => [row.id, row.stock]));
   }

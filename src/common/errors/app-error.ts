@@ -1,11 +1,12 @@
 import { ErrorText } from './error-texts';
 
 /**
- * The one error type services throw. The filter turns it into `{error, details?, requestId}`
- * with the status given here; nothing else decides an error's status or text.
+ * The one error type services throw, made only by its factories (so a status is always one
+ * these name). The filter turns it into `{error, details?, requestId}` with that status; nothing
+ * else decides an error's status or text.
  */
 export class AppError extends Error {
-  constructor(
+  private constructor(
     readonly status: number,
     message: string,
     readonly details?: string[],
@@ -14,8 +15,13 @@ export class AppError extends Error {
     super(message);
   }
 
+  /** 400: every problem listed, the first as the error. */
   static badRequest(details: string[]): AppError {
     return new AppError(400, details[0], details);
+  }
+  /** 400 with a text of its own (e.g. the contract's `Malformed JSON body`) and its details. */
+  static badRequestText(message: string, details: string[]): AppError {
+    return new AppError(400, message, details);
   }
   static unauthorized(message: string = ErrorText.unauthorized): AppError {
     return new AppError(401, message);
@@ -28,5 +34,19 @@ export class AppError extends Error {
   }
   static conflict(message: string): AppError {
     return new AppError(409, message);
+  }
+  static unsupportedMediaType(details: string[]): AppError {
+    return new AppError(415, ErrorText.unsupportedMediaType, details);
+  }
+  /** 422: well-formed, but the platform cannot act on it (unknown lines, out-of-range stock). */
+  static unprocessable(message: string, details?: string[]): AppError {
+    return new AppError(422, message, details);
+  }
+  /** 429 with the seconds to wait in Retry-After. */
+  static tooManyRequests(message: string, retryAfterSeconds: number): AppError {
+    return new AppError(429, message, undefined, { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+  }
+  static unavailable(details?: string[]): AppError {
+    return new AppError(503, ErrorText.serviceUnavailable, details, { 'Retry-After': '5' });
   }
 }

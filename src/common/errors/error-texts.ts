@@ -1,5 +1,10 @@
-/** Exact texts fixed by the spec and the API contract; clients compare them character for character. */
+/**
+ * Every error text a client sees, in one list: those the spec and the API contract fix (clients
+ * compare them character for character) and the service's own. Validation messages of the DTOs
+ * are class-validator's, named after the field they are about.
+ */
 export const ErrorText = {
+  // Fixed by the contract.
   unauthorized: 'Unauthorized',
   invalidToken: 'Invalid token',
   invalidCsrfToken: 'Invalid CSRF token',
@@ -9,16 +14,45 @@ export const ErrorText = {
   missingPermission: (permission: string) => `Forbidden: Missing permission ${permission}`,
   brandNotAllowed: 'Forbidden: brand not allowed',
   noBrandAccess: 'Forbidden: no brand access configured',
-  sessionRequired: 'Forbidden: a user session is required',
   tooManyLoginAttempts: 'Too many login attempts',
   tooManyRequests: 'Too many requests',
   notFound: 'Not found',
   malformedJson: 'Malformed JSON body',
   payloadTooLarge: 'Payload too large',
+  serviceUnavailable: 'Service unavailable',
+
+  // The service's own.
+  sessionRequired: 'Forbidden: a user session is required',
   unsupportedMediaType: 'Unsupported media type: send application/json',
+  unsupportedCharset: (charset: string) => `charset ${charset || '(empty)'} is not supported: send UTF-8`,
+  notJson: 'body is not valid JSON',
+  protoKey: 'body must not contain the key "__proto__"',
+  constructorPrototype: 'body must not contain a "constructor" object with a "prototype" key',
+  nestedTooDeep: (levels: number) => `body must not be nested more than ${levels} levels deep`,
+  nulInText: (path: string) => `${path} must not contain NUL characters`,
+  nulInKeys: (path: string) => `${path} must not contain NUL characters in its keys`,
+  notPositiveId: (name: string) => `${name} must be a positive integer`,
   stockOutOfRange: 'Stock would leave the supported range (PostgreSQL integer): nothing was changed',
   numberOutOfRange: 'A number in the request is beyond the supported range: nothing was changed',
   malformedHttpRequest: 'Malformed HTTP request',
+  requestTimeout: 'Request timeout',
+  headersTooLarge: 'Request headers too large',
+  databaseNotAnswering: 'database: not answering',
+  lineMatchesNoProduct: (index: number, label: string, article: string) =>
+    `items.${index}: ${label} "${article}" matches no product`,
+  lineHasNoSize: (index: number, article: string, size: string) =>
+    `items.${index}: product "${article}" has no size "${size}"`,
+  lineSizeMissing: (index: number, sizeId: number) => `items.${index}: size ${sizeId} does not exist`,
+  orderCannotMove: (from: string, to: string) => `An order that is ${from} cannot become ${to}`,
+  productArticleTaken: 'A product with this article already exists in the brand',
+  storefrontArticleTaken: 'A product with this storefrontArticle already exists in the brand',
+  sizeNameTaken: 'The product already has a size with this name',
+  sizeNameRepeated: (name: string) => `size names must be unique per product (case-insensitive): "${name}" repeats`,
+  emailTaken: 'A user with this e-mail already exists',
+  slugTaken: 'A brand with this slug already exists',
+  lastSuperadmin: 'The last active superadministrator cannot be removed',
+  expiryInPast: 'expiresAt must be in the future',
+  settingsNotForKeys: 'settings.manage cannot be granted to an integration key',
+  permissionsOrFullAccess: 'give either a non-empty permissions list or fullAccess: true, not both',
   internal: 'Internal server error',
-  serviceUnavailable: 'Service unavailable',
 } as const;

@@ -58,6 +58,6 @@ export class BrandContextGuard implements CanActivate {
 function parseId(raw: string | undefined, name: string): number | undefined {
   if (raw === undefined) return undefined;
   const id = parseCanonicalInteger(raw, INT4_MAX);
-  if (id === undefined || id === 0) throw AppError.badRequest([`${name} must be a positive integer`]);
+  if (id === undefined || id === 0) throw AppError.badRequest([ErrorText.notPositiveId(name)]);
   return id;
 }

@@ -12,9 +12,9 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const [status, text] =
     error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-      ? [408, 'Request timeout']
+      ? [408, ErrorText.requestTimeout]
       : error.code === 'HPE_HEADER_OVERFLOW'
-        ? [431, 'Request headers too large']
+        ? [431, ErrorText.headersTooLarge]
         : [400, ErrorText.malformedHttpRequest];
   const body = JSON.stringify({ error: text, ...(status === 400 ? { details: [text] } : {}), requestId: randomUUID() });
   if (socket.writable) {

@@ -5,11 +5,6 @@ import { ErrorText } from '../errors/error-texts';
 /** Deeper than any body of the API; validation recurses per level, so this bounds its stack. */
 export const MAX_BODY_DEPTH = 32;
 
-const forbiddenKey = {
-  proto: 'body must not contain the key "__proto__"',
-  constructor: 'body must not contain a "constructor" object with a "prototype" key',
-};
-
 /**
  * A request body as JSON, or a 400 that says why not; every 400 carries `details`, so clients
  * handle one shape of error. Keys that would reach an object's prototype are refused rather than
@@ -35,9 +30,7 @@ const CHARSET = /;\s*charset\s*=\s*"?([^";\s]*)"?/i;
 export function assertUtf8(contentType: string | undefined): void {
   const charset = contentType ? CHARSET.exec(contentType)?.[1] : undefined;
   if (charset !== undefined && !/^utf-?8$/i.test(charset)) {
-    throw new AppError(415, ErrorText.unsupportedMediaType, [
-      `charset ${charset || '(empty)'} is not supported: send UTF-8`,
-    ]);
+    throw AppError.unsupportedMediaType([ErrorText.unsupportedCharset(charset)]);
   }
 }
 
@@ -50,13 +43,13 @@ function shapeProblem(root: unknown): string | undefined {
   while (stack.length > 0) {
     const { node, path, depth } = stack.pop()!;
     if (typeof node === 'string') {
-      if (node.includes('\u0000')) return `${path} must not contain NUL characters`;
+      if (node.includes('\u0000')) return ErrorText.nulInText(path);
       continue;
     }
     if (node === null || typeof node !== 'object') continue;
-    if (depth >= MAX_BODY_DEPTH) return `body must not be nested more than ${MAX_BODY_DEPTH} levels deep`;
+    if (depth >= MAX_BODY_DEPTH) return ErrorText.nestedTooDeep(MAX_BODY_DEPTH);
     for (const [key, child] of Object.entries(node)) {
-      if (key.includes('\u0000')) return `${path} must not contain NUL characters in its keys`;
+      if (key.includes('\u0000')) return ErrorText.nulInKeys(path);
       stack.push({ node: child, path: path === 'body' ? key : `${path}.${key}`, depth: depth + 1 });
     }
   }
@@ -69,12 +62,12 @@ function refusal(text: string): AppError {
   try {
     value = JSON.parse(text);
   } catch {
-    return new AppError(400, ErrorText.malformedJson, ['body is not valid JSON']);
+    return AppError.badRequestText(ErrorText.malformedJson, [ErrorText.notJson]);
   }
   try {
     scan(value as object, { protoAction: 'error', constructorAction: 'ignore' });
   } catch {
-    return AppError.badRequest([forbiddenKey.proto]);
+    return AppError.badRequest([ErrorText.protoKey]);
   }
-  return AppError.badRequest([forbiddenKey.constructor]);
+  return AppError.badRequest([ErrorText.constructorPrototype]);
 }

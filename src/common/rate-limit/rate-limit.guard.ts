@@ -41,8 +41,6 @@ export class RateLimitGuard extends ThrottlerGuard {
     _context: ExecutionContext,
     detail: ThrottlerLimitDetail,
   ): Promise<void> {
-    throw new AppError(429, ErrorText.tooManyRequests, undefined, {
-      'Retry-After': String(Math.max(1, Math.ceil(detail.timeToBlockExpire))),
-    });
+    throw AppError.tooManyRequests(ErrorText.tooManyRequests, detail.timeToBlockExpire);
   }
 }

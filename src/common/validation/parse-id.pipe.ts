@@ -1,5 +1,6 @@
 import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
 import { AppError } from '../errors/app-error';
+import { ErrorText } from '../errors/error-texts';
 import { INT4_MAX, parseCanonicalInteger } from './integer-text';
 
 /**
@@ -11,8 +12,7 @@ import { INT4_MAX, parseCanonicalInteger } from './integer-text';
 export class ParseIdPipe implements PipeTransform<string, number> {
   transform(value: string, metadata: ArgumentMetadata): number {
     const id = parseCanonicalInteger(value, INT4_MAX);
-    if (id === undefined || id === 0)
-      throw AppError.badRequest([`${metadata.data ?? 'id'} must be a positive integer`]);
+    if (id === undefined || id === 0) throw AppError.badRequest([ErrorText.notPositiveId(metadata.data ?? 'id')]);
     return id;
   }
 }
