@@ -7,16 +7,16 @@ import { createTestDatabase, type TestDatabase } from './support/test-database';
 
 const run = promisify(execFile);
 
-/** The shell examples of the README's key, webhook and production sections, in order, as one script. */
-function readmeScript(baseUrl: string): string {
-  const readme = readFileSync(path.resolve(__dirname, '../README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('## Integration keys'), readme.indexOf('## Security journal'));
+/** The shell examples of docs/api.md's key, webhook and production sections, in order, as one script. */
+function docScript(baseUrl: string): string {
+  const doc = readFileSync(path.resolve(__dirname, '../docs/api.md'), 'utf8');
+  const section = doc.slice(doc.indexOf('## Integration keys'), doc.indexOf('## Security journal'));
   const blocks = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]);
   return ['set -euo pipefail', ...blocks].join('\n').replace('BASE=http://localhost:3000', `BASE=${baseUrl}`);
 }
 
-/** The README never lies: its curl examples run as written against the built service. */
-describe('README examples', () => {
+/** The docs never lie: the curl examples of docs/api.md run as written against the built service. */
+describe('docs/api.md examples', () => {
   let db: TestDatabase;
   let service: ServiceProcess;
 
@@ -41,7 +41,7 @@ describe('README examples', () => {
   });
 
   it('issue a key, check it, revoke it, load the catalog, send a storefront order, confirm a payment, use a site key', async () => {
-    const { stdout } = await run('bash', ['-c', readmeScript(service.baseUrl)], {
+    const { stdout } = await run('bash', ['-c', docScript(service.baseUrl)], {
       timeout: 60_000,
       env: { ...process.env, PAYMENT_WEBHOOK_SECRET: 'readme-payment-secret-123' },
     });
