@@ -1,14 +1,18 @@
 import type { DataSource } from 'typeorm';
+import type { PreparedStatements } from '../database/prepared';
 import type { BrandOwnership } from '../security-journal/brand-ownership';
 import type { SecurityJournal } from '../security-journal/security-journal.service';
 import { fingerprintOf, generateIntegrationKey } from './integration-key-format';
 import { IntegrationKeysService } from './integration-keys.service';
 
-/** The pg pool under TypeORM, where the prepared key lookup goes. */
+/** The prepared-statement runner, where the key lookup goes. */
 function serviceWith(rows: unknown[]) {
-  const query = jest.fn().mockResolvedValue({ rows });
-  const db = { driver: { master: { query } } } as unknown as DataSource;
-  return { service: new IntegrationKeysService(db, {} as SecurityJournal, {} as BrandOwnership), query };
+  const query = jest.fn().mockResolvedValue(rows);
+  const statements = { run: query } as unknown as PreparedStatements;
+  return {
+    service: new IntegrationKeysService({} as DataSource, statements, {} as SecurityJournal, {} as BrandOwnership),
+    query,
+  };
 }
 
 describe('IntegrationKeysService.verify', () => {
@@ -41,7 +45,7 @@ describe('IntegrationKeysService.verify', () => {
     const principal = await known.service.verify(key);
     expect(known.query).toHaveBeenCalledTimes(1);
     expect(unknown.query.mock.calls[0][0].text).toBe(known.query.mock.calls[0][0].text);
-    expect(unknown.query.mock.calls[0][0].values[0]).toEqual(fingerprintOf(key));
+    expect(unknown.query.mock.calls[0][1][0]).toEqual(fingerprintOf(key));
     expect(principal).toMatchObject({ kind: 'integration_key', id: 3, boundBrandId: 9 });
     expect([...principal!.permissionsIn(9)]).toEqual(['orders.read']);
     expect(principal!.permissionsIn(10).size).toBe(0);

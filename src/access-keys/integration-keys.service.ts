@@ -6,7 +6,7 @@ import { SETTINGS_MANAGE, type BrandPermission } from '../common/context/permiss
 import type { RequestContext } from '../common/context/request-context';
 import { AppError } from '../common/errors/app-error';
 import { ErrorText } from '../common/errors/error-texts';
-import { runPrepared } from '../database/prepared';
+import { PreparedStatements } from '../database/prepared';
 import { changedRows } from '../database/returning';
 import { BrandOwnership } from '../security-journal/brand-ownership';
 import { SecurityJournal } from '../security-journal/security-journal.service';
@@ -42,6 +42,7 @@ export class IntegrationKeysService {
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
+    private readonly statements: PreparedStatements,
     private readonly journal: SecurityJournal,
     private readonly ownership: BrandOwnership,
   ) {}
@@ -113,7 +114,7 @@ export class IntegrationKeysService {
   async verify(key: string): Promise<IntegrationKeyPrincipal | null> {
     if (!isWellFormedIntegrationKey(key)) return null;
     const fingerprint = fingerprintOf(key);
-    const rows = await runPrepared<VerifiedKeyRow>(this.db, VERIFY_KEY, [fingerprint, SETTINGS_MANAGE]);
+    const rows = await this.statements.run<VerifiedKeyRow>(VERIFY_KEY, [fingerprint, SETTINGS_MANAGE]);
     const row = rows[0];
     if (!row || !timingSafeEqual(row.fingerprint, fingerprint)) return null;
     this.touch(row);

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { RequestContext } from '../common/context/request-context';
 import { ErrorText } from '../common/errors/error-texts';
-import { runPrepared, type Prepared } from '../database/prepared';
+import { PreparedStatements, type Prepared } from '../database/prepared';
 import { BrandOwnership } from '../security-journal/brand-ownership';
 
 /** A catalog size an order or acceptance line resolved to, with its catalog price. */
@@ -63,6 +63,7 @@ const MATCH_BY = { article: matchBy('article'), storefront_article: matchBy('sto
 export class CatalogMatcher {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
+    private readonly statements: PreparedStatements,
     private readonly ownership: BrandOwnership,
   ) {}
 
@@ -100,7 +101,7 @@ export class CatalogMatcher {
     label: string,
   ): Promise<Resolution> {
     const articles = [...new Set(lines.map((l) => l.article))];
-    const rows = await runPrepared<Row>(this.db, MATCH_BY[column], [brandId, articles]);
+    const rows = await this.statements.run<Row>(MATCH_BY[column], [brandId, articles]);
     const byArticle = new Map<string, Row[]>();
     for (const row of rows) {
       const key = column === 'article' ? row.article : row.storefront_article!;

@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import type { Environment } from '../config/environment';
 import { dataSourceOptions } from './data-source-options';
 import { runMigrationsExclusively } from './migration-runner';
+import { PreparedStatements } from './prepared';
 
 /** Applies pending migrations before the service listens, unless MIGRATIONS_RUN=false. */
 @Injectable()
@@ -28,6 +29,8 @@ export class DatabaseModule {
   static forRoot(databaseUrl: string): DynamicModule {
     return {
       module: DatabaseModule,
+      // The database and its prepared-statement runner serve every module.
+      global: true,
       imports: [
         TypeOrmModule.forRootAsync({
           inject: [ConfigService],
@@ -39,7 +42,8 @@ export class DatabaseModule {
           }),
         }),
       ],
-      providers: [MigrationsOnStart],
+      providers: [MigrationsOnStart, PreparedStatements],
+      exports: [PreparedStatements],
     };
   }
 }

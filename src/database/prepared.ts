@@ -1,4 +1,6 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
 
 export interface Prepared {
   /** Names the server-side prepared statement; each pool connection prepares it once. */
@@ -6,22 +8,44 @@ export interface Prepared {
   text: string;
 }
 
-interface PgQueryable {
+interface PgClient {
   query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
 }
 
 /**
- * Runs a hot-path statement as a named prepared statement: PostgreSQL parses and plans it once
- * per connection instead of on every request. TypeORM's `query` cannot name statements, so this
- * goes to the pg pool (or the transaction's own connection) underneath.
+ * Runs hot-path statements as named prepared statements: PostgreSQL parses and plans each once
+ * per connection instead of on every request. TypeORM's `query` cannot name statements, so these
+ * go to the pg client of a query runner (TypeORM's public way to a connection of its pool), or
+ * of the caller's transaction. Checked when the application starts, so a driver that cannot
+ * name statements stops the start-up with the reason rather than failing requests.
  */
-export async function runPrepared<T>(db: DataSource, statement: Prepared, values: unknown[]): Promise<T[]> {
-  const pool = (db.driver as unknown as { master: PgQueryable }).master;
-  return (await pool.query({ ...statement, values })).rows as T[];
+@Injectable()
+export class PreparedStatements implements OnModuleInit {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  async onModuleInit(): Promise<void> {
+    const rows = await this.run<{ ok: number }>({ name: 'prepared_statements_check', text: 'SELECT 1 AS ok' }, []);
+    if (rows[0]?.ok !== 1) throw new Error('prepared statements: the database connection did not answer SELECT 1');
+  }
+
+  /** On a connection of the pool, returned to it afterwards. */
+  async run<T>(statement: Prepared, values: unknown[]): Promise<T[]> {
+    const runner = this.db.createQueryRunner();
+    try {
+      return await query<T>(runner, statement, values);
+    } finally {
+      await runner.release();
+    }
+  }
+
+  /** On the connection of the caller's transaction. */
+  async runIn<T>(tx: EntityManager, statement: Prepared, values: unknown[]): Promise<T[]> {
+    return query<T>(tx.queryRunner!, statement, values);
+  }
 }
 
-/** The same inside a transaction, on its connection. */
-export async function runPreparedIn<T>(tx: EntityManager, statement: Prepared, values: unknown[]): Promise<T[]> {
-  const client = (await tx.queryRunner!.connect()) as PgQueryable;
+async function query<T>(runner: QueryRunner, statement: Prepared, values: unknown[]): Promise<T[]> {
+  const client = (await runner.connect()) as Partial<PgClient>;
+  if (typeof client.query !== 'function') throw new Error('prepared statements need the pg driver');
   return (await client.query({ ...statement, values })).rows as T[];
 }

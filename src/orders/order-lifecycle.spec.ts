@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { Outbox } from '../outbox/outbox';
+import type { StockLedger } from '../stock-ledger/stock-ledger';
 import { OrderLifecycle, type PayableOrder } from './order-lifecycle';
 
 const order = (over: Partial<PayableOrder>): PayableOrder => ({
@@ -20,7 +21,7 @@ describe('OrderLifecycle.markPaid', () => {
   const tx = { query: async (sql: string) => (statements.push(sql), []) } as unknown as EntityManager;
   const ledger = { apply: jest.fn(async () => new Map([[1, 3]])) };
   const outbox = { enqueue: async () => undefined } as unknown as Outbox;
-  const lifecycle = new OrderLifecycle(ledger, outbox);
+  const lifecycle = new OrderLifecycle(ledger as unknown as StockLedger, outbox);
   beforeEach(() => {
     statements.length = 0;
     ledger.apply.mockClear();

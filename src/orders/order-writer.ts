@@ -1,16 +1,23 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { sizeKeyOf } from '../catalog/catalog-matcher';
 import type { LedgerActor } from '../stock-ledger/stock-ledger';
 import type { NewOrder, OrderRef, StorefrontOrder } from './new-order';
-import { runPrepared, runPreparedIn } from '../database/prepared';
-import { ACCEPT_STOREFRONT_ORDER, FIND_BY_PARTNER_ID, INSERT_ORDER, lineArrays, orderValues } from './order-statements';
+import { PreparedStatements } from '../database/prepared';
+import {
+  ACCEPT_STOREFRONT_ORDER,
+  ACCEPT_STOREFRONT_ORDER_PARAMS,
+  FIND_BY_PARTNER_ID,
+  INSERT_ORDER,
+  INSERT_ORDER_PARAMS,
+  lineArrays,
+  orderValues,
+} from './order-statements';
 
 /** Writes an order and its lines (and, for a paid order, its stock) in one statement. */
 @Injectable()
 export class OrderWriter {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(private readonly statements: PreparedStatements) {}
 
   /**
    * Returns null when the brand already has an order with this partnerOrderId: the unique
@@ -18,12 +25,16 @@ export class OrderWriter {
    */
   async insert(tx: EntityManager, order: NewOrder): Promise<OrderRef | null> {
     const money = totals(order);
-    const inserted = await runPreparedIn<InsertedRow>(tx, INSERT_ORDER, [
-      ...orderValues(order),
-      money.items,
-      money.total,
-      ...lineArrays(order),
-    ]);
+    const inserted = await this.statements.runIn<InsertedRow>(
+      tx,
+      INSERT_ORDER,
+      INSERT_ORDER_PARAMS.values({
+        ...orderValues(order),
+        itemsTotalKopeks: money.items,
+        totalKopeks: money.total,
+        ...lineArrays(order),
+      }),
+    );
     const row = inserted[0];
     return row ? { id: row.id, orderNumber: row.order_number, hash: row.hash, totalKopeks: money.total } : null;
   }
@@ -39,19 +50,18 @@ export class OrderWriter {
     actor: LedgerActor,
     options: { acceptanceMail: boolean },
   ): Promise<{ created: OrderRef } | { earlier: EarlierOrder } | 'unmatched' | null> {
-    const rows = await runPrepared<EarlierRow & { outcome: 'created' | 'earlier' | 'unmatched' }>(
-      this.db,
+    const rows = await this.statements.run<EarlierRow & { outcome: 'created' | 'earlier' | 'unmatched' }>(
       ACCEPT_STOREFRONT_ORDER,
-      [
+      ACCEPT_STOREFRONT_ORDER_PARAMS.values({
         ...orderValues(order),
-        order.lines.map((l) => l.storefrontArticle),
-        order.lines.map((l) => sizeKeyOf(l.size)),
-        order.lines.map((l) => l.quantity),
-        order.lines.map((l) => l.priceKopeks ?? null),
-        actor.kind,
-        actor.id,
-        options.acceptanceMail,
-      ],
+        storefrontArticles: order.lines.map((l) => l.storefrontArticle),
+        sizeKeys: order.lines.map((l) => sizeKeyOf(l.size)),
+        quantities: order.lines.map((l) => l.quantity),
+        givenPrices: order.lines.map((l) => l.priceKopeks ?? null),
+        actorKind: actor.kind,
+        actorId: actor.id,
+        acceptanceMail: options.acceptanceMail,
+      }),
     );
     const row = rows[0];
     if (!row) return null;
@@ -61,7 +71,7 @@ export class OrderWriter {
 
   /** The brand's order with this partnerOrderId, read with a new snapshot. */
   async findByPartnerId(brandId: number, partnerOrderId: string): Promise<EarlierOrder | null> {
-    const row = (await runPrepared<EarlierRow>(this.db, FIND_BY_PARTNER_ID, [brandId, partnerOrderId]))[0];
+    const row = (await this.statements.run<EarlierRow>(FIND_BY_PARTNER_ID, [brandId, partnerOrderId]))[0];
     return row ? earlierOrderOf(row) : null;
   }
 }

@@ -5,7 +5,7 @@ import { CatalogMatcher } from '../catalog/catalog-matcher';
 import type { RequestContext } from '../common/context/request-context';
 import { AppError } from '../common/errors/app-error';
 import { ErrorText } from '../common/errors/error-texts';
-import { runPrepared } from '../database/prepared';
+import { PreparedStatements } from '../database/prepared';
 import { BrandOwnership } from '../security-journal/brand-ownership';
 import type { PlatformOrderDto } from './dto/platform-order.dto';
 import { OrderItemEntity } from './order-item.entity';
@@ -18,6 +18,7 @@ import { OrderWriter } from './order-writer';
 export class OrdersService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
+    private readonly statements: PreparedStatements,
     private readonly ownership: BrandOwnership,
     private readonly matcher: CatalogMatcher,
     private readonly writer: OrderWriter,
@@ -25,7 +26,7 @@ export class OrdersService {
 
   /** The brand's orders, newest first, with the total in the same round trip (the key-check hot path). */
   async list(ctx: RequestContext, page: { limit: number; offset: number }) {
-    const rows = await runPrepared<OrderSummaryRow & { total: string }>(this.db, LIST_ORDERS, [
+    const rows = await this.statements.run<OrderSummaryRow & { total: string }>(LIST_ORDERS, [
       ctx.brandId,
       page.limit,
       page.offset,

@@ -3,7 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { AppError } from '../common/errors/app-error';
 import { ErrorText } from '../common/errors/error-texts';
 import { isOutOfRange } from '../common/errors/pg-errors';
-import { runPreparedIn, type Prepared } from '../database/prepared';
+import { PreparedStatements, type Prepared } from '../database/prepared';
 import type { StockReason } from './stock-movement.entity';
 
 export interface StockChange {
@@ -82,6 +82,8 @@ function totalsBySize(changes: Array<{ sizeId: number; delta: number }>): { size
  */
 @Injectable()
 export class StockLedger {
+  constructor(private readonly statements: PreparedStatements) {}
+
   /** Applies the changes; returns each touched size's new stock. */
   async apply(
     tx: EntityManager,
@@ -92,22 +94,24 @@ export class StockLedger {
     const nonZero = changes.filter((c) => c.delta !== 0);
     if (nonZero.length === 0) return new Map();
     const { sizeIds, deltas } = totalsBySize(nonZero);
-    const updated = await runPreparedIn<{ id: number; stock: number }>(tx, APPLY_CHANGES, [
-      sizeIds,
-      deltas,
-      brandId,
-      actor.kind,
-      actor.id,
-      nonZero.map((c) => c.sizeId),
-      nonZero.map((c) => c.delta),
-      nonZero.map((c) => c.reason),
-      nonZero.map((c) => c.orderId ?? null),
-      nonZero.map((c) => c.acceptanceId ?? null),
-      nonZero.map((c) => c.note ?? null),
-    ]).catch((error: unknown) => {
-      // The caller's transaction rolls back with this error, so neither stock nor ledger moves.
-      throw isOutOfRange(error) ? AppError.unprocessable(ErrorText.stockOutOfRange) : error;
-    });
+    const updated = await this.statements
+      .runIn<{ id: number; stock: number }>(tx, APPLY_CHANGES, [
+        sizeIds,
+        deltas,
+        brandId,
+        actor.kind,
+        actor.id,
+        nonZero.map((c) => c.sizeId),
+        nonZero.map((c) => c.delta),
+        nonZero.map((c) => c.reason),
+        nonZero.map((c) => c.orderId ?? null),
+        nonZero.map((c) => c.acceptanceId ?? null),
+        nonZero.map((c) => c.note ?? null),
+      ])
+      .catch((error: unknown) => {
+        // The caller's transaction rolls back with this error, so neither stock nor ledger moves.
+        throw isOutOfRange(error) ? AppError.unprocessable(ErrorText.stockOutOfRange) : error;
+      });
     return new Map(updated.map((row) => [row.id, row.stock]));
   }
 }

@@ -1,0 +1,94 @@
+import { NamedParameters } from '../database/named-parameters';
+import {
+  ACCEPT_STOREFRONT_ORDER,
+  ACCEPT_STOREFRONT_ORDER_PARAMS,
+  INSERT_ORDER,
+  INSERT_ORDER_PARAMS,
+  lineArrays,
+  orderValues,
+} from './order-statements';
+import type { NewOrder } from './new-order';
+
+const placeholders = (text: string) => new Set([...text.matchAll(/\$(\d+)/g)].map((m) => Number(m[1])));
+
+/** Splits a SQL list on its top-level commas. */
+const topLevelItems = (list: string) => {
+  const items: string[] = [];
+  let depth = 0;
+  let current = '';
+  for (const ch of list) {
+    if (ch === '(') depth++;
+    if (ch === ')') depth--;
+    if (ch === ',' && depth === 0) {
+      items.push(current.trim());
+      current = '';
+    } else current += ch;
+  }
+  return [...items, current.trim()];
+};
+
+const order: NewOrder = {
+  brandId: 7,
+  source: 'platform',
+  partnerOrderId: null,
+  status: 'new',
+  paymentStatus: 'pending',
+  orderedAt: new Date(0),
+  recipient: { fullName: 'Ivanova Maria Petrovna', phone: '+7 912 000-00-00' },
+  lines: [
+    {
+      productId: 1,
+      sizeId: 2,
+      article: 'A',
+      storefrontArticle: null,
+      size: 'M',
+      catalogPriceKopeks: 100,
+      quantity: 3,
+      priceKopeks: 100,
+    },
+  ],
+};
+
+describe.each([
+  ['INSERT_ORDER', INSERT_ORDER.text, INSERT_ORDER_PARAMS as NamedParameters<string>],
+  ['ACCEPT_STOREFRONT_ORDER', ACCEPT_STOREFRONT_ORDER.text, ACCEPT_STOREFRONT_ORDER_PARAMS as NamedParameters<string>],
+])('%s', (_name, text, params) => {
+  it('uses exactly the placeholders its named parameters give, each at least once', () => {
+    expect([...placeholders(text)].sort((a, b) => a - b)).toEqual(params.names.map((_, i) => i + 1));
+  });
+
+  it('gives every name its own placeholder, in the order values() returns them', () => {
+    expect(new Set(params.names).size).toBe(params.names.length);
+    const byName = Object.fromEntries(params.names.map((name) => [name, `value of ${name}`]));
+    const values = params.values(byName);
+    params.names.forEach((name, i) => {
+      expect(params.$[name]).toBe(`$${i + 1}`);
+      expect(values[i]).toBe(`value of ${name}`);
+    });
+  });
+
+  it('writes as many values as it names order columns', () => {
+    const columns = /INSERT INTO orders \(([^)]*)\)/.exec(text)![1];
+    const values =
+      /INSERT INTO orders \([^)]*\)\s*(?:VALUES \(([\s\S]*?)\)\s*ON CONFLICT|SELECT ([\s\S]*?)\s*FROM \(SELECT)/.exec(
+        text,
+      )!;
+    expect(topLevelItems(values[1] ?? values[2])).toHaveLength(topLevelItems(columns).length);
+  });
+});
+
+describe('the values of a platform order', () => {
+  it('fill every parameter of INSERT_ORDER, none left undefined', () => {
+    const values = INSERT_ORDER_PARAMS.values({
+      ...orderValues(order),
+      itemsTotalKopeks: 300,
+      totalKopeks: 300,
+      ...lineArrays(order),
+    });
+    expect(values).toHaveLength(INSERT_ORDER_PARAMS.names.length);
+    expect(values.filter((v) => v === undefined)).toEqual([]);
+    expect(values[INSERT_ORDER_PARAMS.names.indexOf('brandId')]).toBe(7);
+    expect(values[INSERT_ORDER_PARAMS.names.indexOf('recipientSurname')]).toBe('Ivanova');
+    expect(values[INSERT_ORDER_PARAMS.names.indexOf('quantities')]).toEqual([3]);
+  });
+});
