@@ -16,6 +16,8 @@ import { seedData, webhookRequest } from './workload';
 const jsonOut = process.argv.includes('--json') ? process.argv[process.argv.indexOf('--json') + 1] : undefined;
 // BENCH_ONLY=admin_list,site_me runs a subset.
 const only = process.env.BENCH_ONLY?.split(',');
+// BENCH_HTTP_ADAPTER=express runs the service on Express (the default is Fastify).
+const HTTP_PLATFORM = process.env.BENCH_HTTP_ADAPTER ?? process.env.HTTP_ADAPTER ?? 'fastify';
 
 async function main(): Promise<void> {
   const { url, cleanup } = await freshDatabase();
@@ -75,7 +77,7 @@ async function main(): Promise<void> {
       };
       writeFileSync(
         jsonOut,
-        `${JSON.stringify({ scenarios, peakRssMb, invariants, reference: referenceJson }, null, 2)}\n`,
+        `${JSON.stringify({ httpPlatform: HTTP_PLATFORM, scenarios, peakRssMb, invariants, reference: referenceJson }, null, 2)}\n`,
       );
     }
     if (!invariants.ok) process.exitCode = 1;
@@ -98,7 +100,7 @@ function report(
   process.stdout.write(
     [
       '',
-      `${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${CONNECTIONS} connections, ${DURATION} s per scenario`,
+      `${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, HTTP platform ${HTTP_PLATFORM}, ${CONNECTIONS} connections, ${DURATION} s per scenario`,
       '| scenario        |   req/s | p50 ms | p99 ms | errors | statuses',
       '|-----------------|---------|--------|--------|--------|---------',
       ...rows,

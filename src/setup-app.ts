@@ -1,13 +1,17 @@
-import type { NestApplicationOptions } from '@nestjs/common';
+import type { INestApplication, NestApplicationOptions } from '@nestjs/common';
+import type { AbstractHttpAdapter } from '@nestjs/core';
+import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { RawServerDefault } from 'fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import type { RawServerDefault } from 'fastify';
+import type { IncomingMessage } from 'node:http';
 import { Logger } from 'nestjs-pino';
-import { answerClientError } from './common/http/client-error';
-import { assertUtf8, parseJsonBody } from './common/http/json-body';
-import { assignRequestId } from './common/http/request-id';
 import { ErrorFilter } from './common/errors/error.filter';
 import { SESSION_COOKIE } from './common/guards/authentication.guard';
+import { answerClientError } from './common/http/client-error';
+import { jsonBodyOnly } from './common/http/express-body';
+import { assertUtf8, parseJsonBody } from './common/http/json-body';
+import { assignRequestId } from './common/http/request-id';
 import { createValidationPipe } from './common/validation/validation.pipe';
 
 /**
@@ -18,22 +22,54 @@ export const APP_OPTIONS: NestApplicationOptions = { bufferLogs: true, rawBody: 
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
+export type HttpPlatform = 'fastify' | 'express';
+
 /**
- * Fastify under Nest: its router finds a route in a radix tree where Express tried each route's
- * pattern in turn, which with this many routes cost more than the rest of a key-checked read.
+ * Fastify by default: its router finds a route in a radix tree where Express tries each route's
+ * pattern in turn, which with this many routes costs more than the rest of a key-checked read.
+ * Express (Nest's default, and the design card's) is first-class all the same (contract §14).
  */
-export function createHttpAdapter(options: { trustProxy: boolean }): FastifyAdapter {
+export function createHttpAdapter(options: { platform?: HttpPlatform; trustProxy: boolean }): AbstractHttpAdapter {
+  if (options.platform === 'express') {
+    const adapter = new ExpressAdapter();
+    adapter.set('trust proxy', options.trustProxy);
+    // The same headers as on Fastify: no ETag, no X-Powered-By.
+    adapter.set('etag', false);
+    adapter.disable('x-powered-by');
+    return adapter;
+  }
   return new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: options.trustProxy,
-    genReqId: assignRequestId,
+    genReqId: (request: unknown) => assignRequestId(request as IncomingMessage),
     clientErrorHandler: answerClientError,
   });
 }
 
 /** Everything between creating the app and listening; main.ts and the e2e suites share it. */
-export function setupApp(app: NestFastifyApplication): NestFastifyApplication {
+export function setupApp<T extends INestApplication>(app: T): T {
   app.useLogger(app.get(Logger));
+  const filter = new ErrorFilter(app.getHttpAdapter() as AbstractHttpAdapter);
+  if (app.getHttpAdapter().getType() === 'express') setupExpress(app as unknown as NestExpressApplication, filter);
+  else setupFastify(app as unknown as NestFastifyApplication);
+  app.useGlobalFilters(filter);
+  app.useGlobalPipes(createValidationPipe());
+
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('Commerce integration layer')
+      .setDescription('Access keys, production-site keys and inbound webhooks of the multi-brand commerce platform.')
+      .setVersion('1')
+      .addBearerAuth()
+      .addCookieAuth(SESSION_COOKIE, { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE }, 'session')
+      .build(),
+  );
+  SwaggerModule.setup('docs', app, document);
+  return app;
+}
+
+function setupFastify(app: NestFastifyApplication): void {
   const fastify = app.getHttpAdapter().getInstance();
   fastify.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
@@ -51,19 +87,19 @@ export function setupApp(app: NestFastifyApplication): NestFastifyApplication {
       done(error as Error, undefined);
     }
   });
-  app.useGlobalFilters(new ErrorFilter());
-  app.useGlobalPipes(createValidationPipe());
+}
 
-  const document = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setTitle('Commerce integration layer')
-      .setDescription('Access keys, production-site keys and inbound webhooks of the multi-brand commerce platform.')
-      .setVersion('1')
-      .addBearerAuth()
-      .addCookieAuth(SESSION_COOKIE, { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE }, 'session')
-      .build(),
+function setupExpress(app: NestExpressApplication, filter: ErrorFilter): void {
+  app.getHttpServer().on('clientError', answerClientError);
+  app.use(
+    (
+      request: Parameters<typeof assignRequestId>[0],
+      response: { setHeader(n: string, v: string): void },
+      next: () => void,
+    ) => {
+      response.setHeader('X-Request-Id', assignRequestId(request));
+      next();
+    },
   );
-  SwaggerModule.setup('docs', app, document);
-  return app;
+  app.use(jsonBodyOnly(BODY_LIMIT_BYTES, filter));
 }

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { createTestDatabase, withClient, type TestDatabase } from './support/test-database';
 import { ProbeModule } from './support/probe.module';
-import { startTestApp, type TestApp } from './support/test-app';
+import { startTestApp, testPlatform, type TestApp } from './support/test-app';
 
 describe('platform conventions', () => {
   let db: TestDatabase;
@@ -14,6 +14,16 @@ describe('platform conventions', () => {
   afterAll(async () => {
     await t?.close();
     await db?.drop();
+  });
+
+  it('runs on the HTTP platform the run names (npm run test:express: Express), with the same answers', async () => {
+    expect(t.app.getHttpAdapter().getType()).toBe(process.env.HTTP_ADAPTER === 'express' ? 'express' : 'fastify');
+    expect(testPlatform()).toBe(t.app.getHttpAdapter().getType());
+    const response = await request(t.http).get('/health').expect(200);
+    // Neither platform adds headers of its own that the other lacks.
+    expect(response.headers['x-powered-by']).toBeUndefined();
+    expect(response.headers.etag).toBeUndefined();
+    expect(response.headers['x-request-id']).toEqual(expect.any(String));
   });
 
   it('GET /health answers 200 {status: "ok"} once the database answers', async () => {

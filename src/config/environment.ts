@@ -39,6 +39,9 @@ export class Environment {
   @IsString()
   HOST = '0.0.0.0';
 
+  @IsIn(['fastify', 'express'], { message: 'HTTP_ADAPTER must be fastify or express' })
+  HTTP_ADAPTER: 'fastify' | 'express' = 'fastify';
+
   @Transform(emptyToUndefined)
   @IsOptional()
   @Matches(/^postgres(ql)?:\/\/\S+$/, { message: 'DATABASE_URL must be a postgres:// URL' })

@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Post, Res } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { ApiOkResponse, ApiTags, ApiTooManyRequestsResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import { serialize as serializeCookie } from 'cookie';
-import type { FastifyReply } from 'fastify';
+import type { HttpReply } from '../common/context/http-types';
 import type { Environment } from '../config/environment';
 import type { RequestContext } from '../common/context/request-context';
 import { Ctx } from '../common/decorators/ctx.decorator';
@@ -30,7 +30,7 @@ export class AuthController {
   @ApiOkResponse({ description: '{token, csrfToken, user: {id, email, isSuperadmin}}; also sets the `session` cookie' })
   @ApiUnauthorizedResponse({ description: 'Unauthorized' })
   @ApiTooManyRequestsResponse({ description: 'Too many login attempts (with Retry-After)' })
-  async login(@Body() body: LoginDto, @Res({ passthrough: true }) response: FastifyReply) {
+  async login(@Body() body: LoginDto, @Res({ passthrough: true }) response: HttpReply) {
     const { session, user } = await this.auth.login(body.email, body.password);
     response.header(
       'Set-Cookie',
@@ -48,7 +48,7 @@ export class AuthController {
   @RequireSession()
   @Post('logout')
   @HttpCode(204)
-  async logout(@Ctx() ctx: RequestContext, @Res({ passthrough: true }) response: FastifyReply): Promise<void> {
+  async logout(@Ctx() ctx: RequestContext, @Res({ passthrough: true }) response: HttpReply): Promise<void> {
     await this.auth.logout(ctx);
     response.header('Set-Cookie', serializeCookie(SESSION_COOKIE, '', { path: '/', expires: new Date(0) }));
   }

@@ -1,5 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
+import type { HttpRequest } from '../common/context/http-types';
 import { headerOf } from '../common/http/header-of';
 import { TokenExpiredError } from '@nestjs/jwt';
 import { Credential, CredentialRegistry, CredentialResolver } from '../common/context/credential-registry';
@@ -30,7 +30,7 @@ export class SessionCredentialResolver implements CredentialResolver, OnModuleIn
     return JWT_SHAPE.test(token);
   }
 
-  async resolve(credential: Credential, request: FastifyRequest): Promise<UserPrincipal> {
+  async resolve(credential: Credential, request: HttpRequest): Promise<UserPrincipal> {
     let sessionId: string;
     try {
       sessionId = this.sessions.verifyToken(credential.token).sid;

@@ -1,6 +1,6 @@
 import { Body, Controller, Post, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
-import type { FastifyReply } from 'fastify';
+import type { HttpReply } from '../common/context/http-types';
 import type { RequestContext } from '../common/context/request-context';
 import { Ctx } from '../common/decorators/ctx.decorator';
 import { RequirePermission } from '../common/decorators/require-permission.decorator';
@@ -23,10 +23,10 @@ export class PartnerWebhookController {
   async accept(
     @Ctx() ctx: RequestContext,
     @Body() body: PartnerOrderDto,
-    @Res({ passthrough: true }) response: FastifyReply,
+    @Res({ passthrough: true }) response: HttpReply,
   ) {
     const outcome = await this.webhook.accept(ctx, body);
-    response.code(outcome.status);
+    response.status(outcome.status);
     return outcome.body;
   }
 }

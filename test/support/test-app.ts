@@ -1,12 +1,12 @@
 import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
 import { AppModule } from '../../src/app.module';
-import { APP_OPTIONS, createHttpAdapter, setupApp } from '../../src/setup-app';
+import { APP_OPTIONS, createHttpAdapter, setupApp, type HttpPlatform } from '../../src/setup-app';
 
 export const TEST_SESSION_SECRET = 'test-session-secret-0123456789abcdef0123456789';
 export const ADMIN = { email: 'root@example.com', password: 'root-password-1' };
@@ -43,10 +43,13 @@ export async function startTestApp(options: TestAppOptions): Promise<TestApp> {
       ...(options.imports ?? []),
     ],
   }).compile();
-  const adapter = createHttpAdapter({ trustProxy: options.env?.TRUST_PROXY === 'true' });
-  const app = setupApp(moduleRef.createNestApplication<NestFastifyApplication>(adapter, APP_OPTIONS));
+  const adapter = createHttpAdapter({
+    platform: testPlatform(options),
+    trustProxy: options.env?.TRUST_PROXY === 'true',
+  });
+  const app = setupApp(moduleRef.createNestApplication(adapter, APP_OPTIONS));
   await app.init();
-  await app.getHttpAdapter().getInstance().ready();
+  if (adapter instanceof FastifyAdapter) await adapter.getInstance().ready();
   return {
     app,
     http: app.getHttpServer(),
@@ -55,6 +58,11 @@ export async function startTestApp(options: TestAppOptions): Promise<TestApp> {
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The suite's HTTP platform: its own HTTP_ADAPTER, else the run's (`npm run test:express` sets it). */
+export function testPlatform(options: Pick<TestAppOptions, 'env'> = {}): HttpPlatform {
+  return (options.env?.HTTP_ADAPTER ?? process.env.HTTP_ADAPTER) === 'express' ? 'express' : 'fastify';
 }
 
 export interface Session {

@@ -1,19 +1,19 @@
-import type { FastifyRequest } from 'fastify';
+import type { HttpRequest } from './http-types';
 import type { RequestContext } from './request-context';
 
 const CONTEXT = Symbol('requestContext');
 
-type WithContext = FastifyRequest & { [CONTEXT]?: RequestContext };
+type WithContext = HttpRequest & { [CONTEXT]?: RequestContext };
 
 /** The request's context, created on first use so filters and guards share one object. */
-export function contextOf(request: FastifyRequest): RequestContext {
+export function contextOf(request: HttpRequest): RequestContext {
   const holder = request as WithContext;
   if (!holder[CONTEXT]) {
     holder[CONTEXT] = {
-      requestId: String(request.id ?? ''),
+      requestId: typeof request.id === 'string' ? request.id : '',
       ip: request.ip ?? '',
       method: request.method,
-      path: request.url.split('?')[0],
+      path: (request.originalUrl ?? request.url).split('?')[0],
       principal: null,
       brandId: null,
     };

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
+import type { HttpRequest } from './http-types';
 import type { Principal } from './principal';
 
 /**
@@ -23,7 +23,7 @@ export interface CredentialResolver {
   /** Cheap shape test on the raw token: decides which resolver answers, without any I/O. */
   accepts(token: string): boolean;
   /** Throws AppError 401 (with the exact text of the spec) when the credential is not good. */
-  resolve(credential: Credential, request: FastifyRequest): Promise<Principal>;
+  resolve(credential: Credential, request: HttpRequest): Promise<Principal>;
 }
 
 @Injectable()

@@ -35,7 +35,10 @@ export class AppError extends Error {
   static conflict(message: string): AppError {
     return new AppError(409, message);
   }
-  static unsupportedMediaType(details: string[]): AppError {
+  static payloadTooLarge(): AppError {
+    return new AppError(413, ErrorText.payloadTooLarge);
+  }
+  static unsupportedMediaType(details?: string[]): AppError {
     return new AppError(415, ErrorText.unsupportedMediaType, details);
   }
   /** 422: well-formed, but the platform cannot act on it (unknown lines, out-of-range stock). */

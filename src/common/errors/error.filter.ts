@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AbstractHttpAdapter } from '@nestjs/core';
+import type { HttpRequest } from '../context/http-types';
 import { contextOf } from '../context/context-of';
 import { AppError } from './app-error';
 import { ErrorText } from './error-texts';
@@ -11,15 +12,20 @@ interface ErrorBody {
   requestId?: string;
 }
 
-/** Every failure of every route, and of the body parser before routing, ends here. */
+/**
+ * Every failure of every route, and of the body parser before routing, ends here, on either
+ * HTTP platform: the answer is written through Nest's adapter for it.
+ */
 @Catch()
 export class ErrorFilter implements ExceptionFilter {
   private readonly logger = new Logger('ErrorFilter');
 
+  constructor(private readonly http: AbstractHttpAdapter) {}
+
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
-    const request = http.getRequest<FastifyRequest>();
-    const response = http.getResponse<FastifyReply>();
+    const request = http.getRequest<HttpRequest>();
+    const response: unknown = http.getResponse();
     const { path } = contextOf(request);
     const { status, body, headers } = this.describe(exception);
     if (status === 503) {
@@ -35,12 +41,10 @@ export class ErrorFilter implements ExceptionFilter {
           : { message: String(exception) };
       this.logger.error({ err, requestId: request.id, path }, 'request failed');
     }
-    body.requestId = String(request.id ?? '');
-    if (response.sent) return;
-    response
-      .code(status)
-      .headers(headers ?? {})
-      .send(body);
+    body.requestId = typeof request.id === 'string' ? request.id : '';
+    if (this.http.isHeadersSent(response)) return;
+    for (const [name, value] of Object.entries(headers ?? {})) this.http.setHeader(response, name, value);
+    this.http.reply(response, body, status);
   }
 
   private describe(exception: unknown): { status: number; body: ErrorBody; headers?: Record<string, string> } {

@@ -2,7 +2,7 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { Reflector } from '@nestjs/core';
 import { parse as parseCookies } from 'cookie';
-import type { FastifyRequest } from 'fastify';
+import type { HttpRequest } from '../context/http-types';
 import { headerOf } from '../http/header-of';
 import { contextOf } from '../context/context-of';
 import { AuthRealm, Credential, CredentialRegistry } from '../context/credential-registry';
@@ -48,11 +48,11 @@ export class AuthenticationGuard implements CanActivate {
   async canActivate(execution: ExecutionContext): Promise<boolean> {
     const targets = [execution.getHandler(), execution.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
-    const request = execution.switchToHttp().getRequest<FastifyRequest>();
+    const request = execution.switchToHttp().getRequest<HttpRequest>();
     const flow = this.reflector.getAllAndOverride<WebhookFlow | undefined>(SIGNED_WEBHOOK, targets);
     if (flow) {
       // The signature covers the bytes as received, not the parsed JSON.
-      const raw = (request as FastifyRequest & { rawBody?: Buffer }).rawBody;
+      const raw = (request as HttpRequest & { rawBody?: Buffer }).rawBody;
       if (!verifySignature(this.secrets[flow], headerOf(request, 'x-signature'), raw)) {
         throw AppError.unauthorized(ErrorText.invalidSignature);
       }
@@ -69,7 +69,7 @@ export class AuthenticationGuard implements CanActivate {
   }
 }
 
-function readCredential(request: FastifyRequest, rules: RealmRules): Credential {
+function readCredential(request: HttpRequest, rules: RealmRules): Credential {
   const header = request.headers.authorization;
   if (header !== undefined) {
     const match = BEARER.exec(header);

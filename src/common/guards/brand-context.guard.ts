@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { FastifyRequest } from 'fastify';
+import type { HttpRequest } from '../context/http-types';
 import { headerOf } from '../http/header-of';
 import { BrandDirectory } from '../context/brand-directory';
 import { contextOf } from '../context/context-of';
@@ -23,7 +23,7 @@ export class BrandContextGuard implements CanActivate {
   async canActivate(execution: ExecutionContext): Promise<boolean> {
     const targets = [execution.getHandler(), execution.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
-    const request = execution.switchToHttp().getRequest<FastifyRequest>();
+    const request = execution.switchToHttp().getRequest<HttpRequest>();
     const ctx = contextOf(request);
     const principal = ctx.principal!;
 

@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { FastifyRequest } from 'fastify';
+import type { HttpRequest } from '../context/http-types';
 import { contextOf } from '../context/context-of';
 import { PLATFORM_ADMIN, type Permission } from '../context/permissions';
 import { IS_PUBLIC, REQUIRED_PERMISSION, SESSION_ONLY } from '../decorators/auth-metadata';
@@ -15,7 +15,7 @@ export class PermissionGuard implements CanActivate {
   canActivate(execution: ExecutionContext): boolean {
     const targets = [execution.getHandler(), execution.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
-    const ctx = contextOf(execution.switchToHttp().getRequest<FastifyRequest>());
+    const ctx = contextOf(execution.switchToHttp().getRequest<HttpRequest>());
     const principal = ctx.principal!;
 
     if (this.reflector.getAllAndOverride<boolean>(SESSION_ONLY, targets) && principal.kind !== 'user') {

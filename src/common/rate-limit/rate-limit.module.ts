@@ -2,7 +2,7 @@ import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis'
 import { Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { ThrottlerModule } from '@nestjs/throttler';
-import type { FastifyRequest } from 'fastify';
+import type { HttpRequest } from '../context/http-types';
 import type { Environment } from '../../config/environment';
 import { contextOf } from '../context/context-of';
 import { FixedWindowStorage } from './fixed-window-storage';
@@ -34,9 +34,9 @@ const LIMITED_KINDS = new Set(['integration_key', 'site_key']);
             ? new ThrottlerStorageRedisService(redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false })
             : new FixedWindowStorage(),
           skipIf: (context) =>
-            !LIMITED_KINDS.has(contextOf(context.switchToHttp().getRequest<FastifyRequest>()).principal?.kind ?? ''),
+            !LIMITED_KINDS.has(contextOf(context.switchToHttp().getRequest<HttpRequest>()).principal?.kind ?? ''),
           getTracker: (_req, context) => {
-            const principal = contextOf(context.switchToHttp().getRequest<FastifyRequest>()).principal!;
+            const principal = contextOf(context.switchToHttp().getRequest<HttpRequest>()).principal!;
             return `${prefix}:rl:${principal.kind}:${principal.id}`;
           },
         };
