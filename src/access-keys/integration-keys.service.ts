@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { timingSafeEqual } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { SETTINGS_MANAGE, type BrandPermission } from '../common/context/permissions';
-import type { RequestContext } from '../common/context/request-context';
+import type { BrandContext } from '../common/context/request-context';
 import { AppError } from '../common/errors/app-error';
 import { ErrorText } from '../common/errors/error-texts';
 import { PreparedStatements } from '../database/prepared';
@@ -47,8 +47,8 @@ export class IntegrationKeysService {
     private readonly ownership: BrandOwnership,
   ) {}
 
-  async issue(ctx: RequestContext, input: IssueIntegrationKeyDto): Promise<IntegrationKeyView & { key: string }> {
-    const brandId = ctx.brandId!;
+  async issue(ctx: BrandContext, input: IssueIntegrationKeyDto): Promise<IntegrationKeyView & { key: string }> {
+    const brandId = ctx.brandId;
     const author = ctx.principal!;
     const permissions = validateGrant(input);
     const expiresAt = input.expiresAt === undefined ? null : new Date(input.expiresAt);
@@ -78,12 +78,12 @@ export class IntegrationKeysService {
     return { ...(await this.view(id)), key };
   }
 
-  async list(ctx: RequestContext): Promise<IntegrationKeyView[]> {
+  async list(ctx: BrandContext): Promise<IntegrationKeyView[]> {
     const rows = await this.selectViews('k.brand_id = $1 ORDER BY k.id DESC', [ctx.brandId]);
     return rows;
   }
 
-  async revoke(ctx: RequestContext, keyId: number): Promise<IntegrationKeyView> {
+  async revoke(ctx: BrandContext, keyId: number): Promise<IntegrationKeyView> {
     const found = await this.db
       .getRepository(IntegrationKeyEntity)
       .findOne({ where: { id: keyId }, select: { id: true, brandId: true } });

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import type { RequestContext } from '../common/context/request-context';
+import type { BrandContext } from '../common/context/request-context';
 import { ErrorText } from '../common/errors/error-texts';
 import { PreparedStatements, type Prepared } from '../database/prepared';
 import { BrandOwnership } from '../security-journal/brand-ownership';
@@ -76,10 +76,7 @@ export class CatalogMatcher {
   }
 
   /** Sizes addressed by id: unknown ones are reported; another brand's is a cross-brand attempt (403). */
-  async byIds(
-    ctx: RequestContext,
-    sizeIds: number[],
-  ): Promise<{ sizes: Map<number, ResolvedSize>; missing: number[] }> {
+  async byIds(ctx: BrandContext, sizeIds: number[]): Promise<{ sizes: Map<number, ResolvedSize>; missing: number[] }> {
     const rows: Array<Row & { brand_id: number }> = await this.db.query(
       `SELECT p.id AS product_id, p.article, p.storefront_article, p.price_kopeks AS product_price, p.brand_id,
               s.id AS size_id, s.name AS size_name, s.name_key, s.price_kopeks AS size_price

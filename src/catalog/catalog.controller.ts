@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Param, Patch, Post } from '@nestjs/common';
 import { ApiConflictResponse, ApiTags } from '@nestjs/swagger';
-import type { RequestContext } from '../common/context/request-context';
-import { Ctx } from '../common/decorators/ctx.decorator';
+import type { BrandContext } from '../common/context/request-context';
+import { BrandCtx } from '../common/decorators/ctx.decorator';
 import { RequirePermission } from '../common/decorators/require-permission.decorator';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { CatalogService } from './catalog.service';
@@ -16,26 +16,26 @@ export class CatalogController {
   @RequirePermission('products.write')
   @Post()
   @ApiConflictResponse({ description: 'article or storefrontArticle already used in the brand' })
-  create(@Ctx() ctx: RequestContext, @Body() body: CreateProductDto) {
+  create(@BrandCtx() ctx: BrandContext, @Body() body: CreateProductDto) {
     return this.catalog.create(ctx, body);
   }
 
   @RequirePermission('products.read')
   @Get()
-  async list(@Ctx() ctx: RequestContext) {
+  async list(@BrandCtx() ctx: BrandContext) {
     return { items: await this.catalog.list(ctx) };
   }
 
   @RequirePermission('products.read')
   @Get(':productId')
-  get(@Ctx() ctx: RequestContext, @Param('productId', ParseIdPipe) productId: number) {
+  get(@BrandCtx() ctx: BrandContext, @Param('productId', ParseIdPipe) productId: number) {
     return this.catalog.get(ctx, productId);
   }
 
   @RequirePermission('products.write')
   @Patch(':productId')
   update(
-    @Ctx() ctx: RequestContext,
+    @BrandCtx() ctx: BrandContext,
     @Param('productId', ParseIdPipe) productId: number,
     @Body() body: UpdateProductDto,
   ) {

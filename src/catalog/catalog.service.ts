@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
-import type { RequestContext } from '../common/context/request-context';
+import type { BrandContext } from '../common/context/request-context';
 import { AppError } from '../common/errors/app-error';
 import { ErrorText } from '../common/errors/error-texts';
 import { isUniqueViolation } from '../common/errors/pg-errors';
@@ -40,8 +40,8 @@ export class CatalogService {
     private readonly ownership: BrandOwnership,
   ) {}
 
-  async create(ctx: RequestContext, input: CreateProductDto): Promise<ProductView> {
-    const brandId = ctx.brandId!;
+  async create(ctx: BrandContext, input: CreateProductDto): Promise<ProductView> {
+    const brandId = ctx.brandId;
     assertDistinctSizes(input.sizes ?? []);
     const productId = await this.translateClashes(() =>
       this.db.transaction(async (tx) => {
@@ -62,7 +62,7 @@ export class CatalogService {
     return this.view(productId);
   }
 
-  async update(ctx: RequestContext, productId: number, input: UpdateProductDto): Promise<ProductView> {
+  async update(ctx: BrandContext, productId: number, input: UpdateProductDto): Promise<ProductView> {
     const product = await this.owned(ctx, productId);
     assertDistinctSizes(input.sizes ?? []);
     await this.translateClashes(() =>
@@ -97,14 +97,14 @@ export class CatalogService {
     return this.view(product.id);
   }
 
-  async list(ctx: RequestContext): Promise<ProductView[]> {
+  async list(ctx: BrandContext): Promise<ProductView[]> {
     const products = await this.db
       .getRepository(ProductEntity)
-      .find({ where: { brandId: ctx.brandId! }, order: { id: 'ASC' } });
+      .find({ where: { brandId: ctx.brandId }, order: { id: 'ASC' } });
     return this.views(products);
   }
 
-  async get(ctx: RequestContext, productId: number): Promise<ProductView> {
+  async get(ctx: BrandContext, productId: number): Promise<ProductView> {
     return (await this.views([await this.owned(ctx, productId)]))[0];
   }
 
@@ -116,7 +116,7 @@ export class CatalogService {
 
   private async addSizes(
     tx: EntityManager,
-    ctx: RequestContext,
+    ctx: BrandContext,
     product: ProductEntity,
     sizes: SizeDto[],
   ): Promise<void> {
@@ -142,7 +142,7 @@ export class CatalogService {
     );
   }
 
-  private async owned(ctx: RequestContext, productId: number): Promise<ProductEntity> {
+  private async owned(ctx: BrandContext, productId: number): Promise<ProductEntity> {
     const product = await this.db.getRepository(ProductEntity).findOne({ where: { id: productId } });
     return this.ownership.assertOwned(ctx, product, { resource: 'product', id: productId });
   }

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import type { RequestContext } from '../common/context/request-context';
-import { Ctx } from '../common/decorators/ctx.decorator';
+import type { BrandContext } from '../common/context/request-context';
+import { BrandCtx } from '../common/decorators/ctx.decorator';
 import { RequirePermission } from '../common/decorators/require-permission.decorator';
 import { AdjustmentDto } from './dto/adjustment.dto';
 import { MovementsQueryDto } from './dto/movements-query.dto';
@@ -14,19 +14,19 @@ export class InventoryController {
 
   @RequirePermission('stock.read')
   @Get('stock')
-  stock(@Ctx() ctx: RequestContext) {
+  stock(@BrandCtx() ctx: BrandContext) {
     return this.inventory.stock(ctx);
   }
 
   @RequirePermission('stock.read')
   @Get('movements')
-  movements(@Ctx() ctx: RequestContext, @Query() query: MovementsQueryDto) {
+  movements(@BrandCtx() ctx: BrandContext, @Query() query: MovementsQueryDto) {
     return this.inventory.movements(ctx, query);
   }
 
   @RequirePermission('stock.write')
   @Post('adjustments')
-  adjust(@Ctx() ctx: RequestContext, @Body() body: AdjustmentDto) {
+  adjust(@BrandCtx() ctx: BrandContext, @Body() body: AdjustmentDto) {
     return this.inventory.adjust(ctx, body);
   }
 }

@@ -2,13 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { CatalogMatcher } from '../catalog/catalog-matcher';
-import type { RequestContext } from '../common/context/request-context';
+import type { BrandContext } from '../common/context/request-context';
 import { AppError } from '../common/errors/app-error';
 import type { AcceptanceItemDto } from './dto/acceptance.dto';
 import type { AdjustmentDto } from './dto/adjustment.dto';
 import { StockLedger } from '../stock-ledger/stock-ledger';
 
-const actorOf = (ctx: RequestContext) => ({ kind: ctx.principal?.kind ?? null, id: ctx.principal?.id ?? null });
+const actorOf = (ctx: BrandContext) => ({ kind: ctx.principal?.kind ?? null, id: ctx.principal?.id ?? null });
 
 @Injectable()
 export class InventoryService {
@@ -18,7 +18,7 @@ export class InventoryService {
     private readonly matcher: CatalogMatcher,
   ) {}
 
-  async stock(ctx: RequestContext) {
+  async stock(ctx: BrandContext) {
     const rows: Array<{
       product_id: number;
       size_id: number;
@@ -44,14 +44,14 @@ export class InventoryService {
     };
   }
 
-  async adjust(ctx: RequestContext, input: AdjustmentDto) {
+  async adjust(ctx: BrandContext, input: AdjustmentDto) {
     const { sizes, missing } = await this.matcher.byIds(ctx, [input.sizeId]);
     if (missing.length > 0) throw AppError.notFound();
     const size = sizes.get(input.sizeId)!;
     const stock = await this.db.transaction((tx) =>
       this.ledger.apply(
         tx,
-        ctx.brandId!,
+        ctx.brandId,
         [{ sizeId: size.sizeId, delta: input.delta, reason: 'adjustment', note: input.reason }],
         actorOf(ctx),
       ),
@@ -65,7 +65,7 @@ export class InventoryService {
     };
   }
 
-  async movements(ctx: RequestContext, query: { sizeId?: number; limit: number }) {
+  async movements(ctx: BrandContext, query: { sizeId?: number; limit: number }) {
     // A filter addresses a record as a path does: another brand's size is a 403, not an empty list.
     if (query.sizeId !== undefined && (await this.matcher.byIds(ctx, [query.sizeId])).missing.length > 0)
       throw AppError.notFound();
@@ -102,8 +102,8 @@ export class InventoryService {
   }
 
   /** Finished goods from a production site (the calling site key's): all lines or none. */
-  async accept(ctx: RequestContext, siteId: number, items: AcceptanceItemDto[]) {
-    const brandId = ctx.brandId!;
+  async accept(ctx: BrandContext, siteId: number, items: AcceptanceItemDto[]) {
+    const brandId = ctx.brandId;
     const { lines, problems } = await this.matcher.byArticle(brandId, items);
     if (problems.length > 0) throw AppError.unprocessable(problems[0], problems);
     return this.db.transaction(async (tx) => {

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import type { RequestContext } from '../common/context/request-context';
-import { Ctx } from '../common/decorators/ctx.decorator';
+import type { BrandContext } from '../common/context/request-context';
+import { BrandCtx } from '../common/decorators/ctx.decorator';
 import { RequirePermission } from '../common/decorators/require-permission.decorator';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { ListOrdersQueryDto } from './dto/list-orders-query.dto';
@@ -16,19 +16,19 @@ export class OrdersController {
   /** Also the key check of spec §4.3: `?limit=1` answers 200 while the key is accepted. */
   @RequirePermission('orders.read')
   @Get('all')
-  list(@Ctx() ctx: RequestContext, @Query() query: ListOrdersQueryDto) {
+  list(@BrandCtx() ctx: BrandContext, @Query() query: ListOrdersQueryDto) {
     return this.orders.list(ctx, query);
   }
 
   @RequirePermission('orders.read')
   @Get(':orderId')
-  get(@Ctx() ctx: RequestContext, @Param('orderId', ParseIdPipe) orderId: number) {
+  get(@BrandCtx() ctx: BrandContext, @Param('orderId', ParseIdPipe) orderId: number) {
     return this.orders.get(ctx, orderId);
   }
 
   @RequirePermission('orders.write')
   @Post()
-  create(@Ctx() ctx: RequestContext, @Body() body: PlatformOrderDto) {
+  create(@BrandCtx() ctx: BrandContext, @Body() body: PlatformOrderDto) {
     return this.orders.createPlatformOrder(ctx, body);
   }
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { CatalogMatcher } from '../catalog/catalog-matcher';
-import type { RequestContext } from '../common/context/request-context';
+import type { BrandContext } from '../common/context/request-context';
 import { AppError } from '../common/errors/app-error';
 import { ErrorText } from '../common/errors/error-texts';
 import { PreparedStatements } from '../database/prepared';
@@ -25,7 +25,7 @@ export class OrdersService {
   ) {}
 
   /** The brand's orders, newest first, with the total in the same round trip (the key-check hot path). */
-  async list(ctx: RequestContext, page: { limit: number; offset: number }) {
+  async list(ctx: BrandContext, page: { limit: number; offset: number }) {
     const rows = await this.statements.run<OrderSummaryRow & { total: string }>(LIST_ORDERS, [
       ctx.brandId,
       page.limit,
@@ -39,13 +39,13 @@ export class OrdersService {
     return { items: rows.map(toOrderSummary), total };
   }
 
-  async get(ctx: RequestContext, orderId: number) {
+  async get(ctx: BrandContext, orderId: number) {
     const order = await this.db.getRepository(OrderEntity).findOne({ where: { id: orderId } });
     return this.fullView(await this.ownership.assertOwned(ctx, order, { resource: 'order', id: orderId }));
   }
 
   /** An order taken by the platform: new and unpaid; its stock is deducted when payment arrives. */
-  async createPlatformOrder(ctx: RequestContext, input: PlatformOrderDto) {
+  async createPlatformOrder(ctx: BrandContext, input: PlatformOrderDto) {
     const { sizes, missing } = await this.matcher.byIds(
       ctx,
       input.items.map((item) => item.sizeId),
@@ -58,7 +58,7 @@ export class OrdersService {
     }
     const ref = await this.db.transaction((tx) =>
       this.writer.insert(tx, {
-        brandId: ctx.brandId!,
+        brandId: ctx.brandId,
         source: 'platform',
         partnerOrderId: null,
         status: 'new',

@@ -1,8 +1,8 @@
 import { Body, Controller, Post, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
 import type { HttpReply } from '../common/context/http-types';
-import type { RequestContext } from '../common/context/request-context';
-import { Ctx } from '../common/decorators/ctx.decorator';
+import type { BrandContext } from '../common/context/request-context';
+import { BrandCtx } from '../common/decorators/ctx.decorator';
 import { RequirePermission } from '../common/decorators/require-permission.decorator';
 import { PartnerOrderDto } from './dto/partner-order.dto';
 import { PartnerWebhookService } from './partner-webhook.service';
@@ -21,7 +21,7 @@ export class PartnerWebhookController {
   })
   @ApiUnprocessableEntityResponse({ description: 'An item matches no product or size; nothing is created' })
   async accept(
-    @Ctx() ctx: RequestContext,
+    @BrandCtx() ctx: BrandContext,
     @Body() body: PartnerOrderDto,
     @Res({ passthrough: true }) response: HttpReply,
   ) {

@@ -1,12 +1,12 @@
 import type { CatalogMatcher } from '../catalog/catalog-matcher';
-import type { RequestContext } from '../common/context/request-context';
+import type { BrandContext } from '../common/context/request-context';
 import { AppError } from '../common/errors/app-error';
 import type { PartnerOrderDto } from './dto/partner-order.dto';
 import type { OrderWriter } from './order-writer';
 import { PartnerWebhookService } from './partner-webhook.service';
 import { RecentOrders } from './recent-orders';
 
-const ctx = { brandId: 7, principal: { kind: 'integration_key', id: 1 } } as unknown as RequestContext;
+const ctx = { brandId: 7, principal: { kind: 'integration_key', id: 1 } } as unknown as BrandContext;
 const body = {
   partnerOrderId: 'P-1',
   recipient: { fullName: 'Ivanov Ivan', phone: '+7 912 000-00-00' },

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { CatalogMatcher } from '../catalog/catalog-matcher';
-import type { RequestContext } from '../common/context/request-context';
+import type { BrandContext } from '../common/context/request-context';
 import { AppError } from '../common/errors/app-error';
 import type { PartnerOrderDto } from './dto/partner-order.dto';
 import { requestFingerprint } from './order-identity';
@@ -40,9 +40,9 @@ export class PartnerWebhookService {
     private readonly recent: RecentOrders,
   ) {}
 
-  async accept(ctx: RequestContext, body: PartnerOrderDto): Promise<WebhookOutcome> {
+  async accept(ctx: BrandContext, body: PartnerOrderDto): Promise<WebhookOutcome> {
     const receivedAt = new Date();
-    const brandId = ctx.brandId!;
+    const brandId = ctx.brandId;
     const partnerOrderId = body.partnerOrderId.trim();
     const fingerprint = requestFingerprint(body);
 

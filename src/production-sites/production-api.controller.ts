@@ -1,8 +1,8 @@
 import { Body, Controller, Get, Post } from '@nestjs/common';
 import { ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
 import { CatalogService } from '../catalog/catalog.service';
-import type { RequestContext } from '../common/context/request-context';
-import { Ctx } from '../common/decorators/ctx.decorator';
+import type { BrandContext } from '../common/context/request-context';
+import { BrandCtx } from '../common/decorators/ctx.decorator';
 import { ProductionApi } from '../common/decorators/production-api.decorator';
 import { AcceptanceDto } from '../inventory/dto/acceptance.dto';
 import { InventoryService } from '../inventory/inventory.service';
@@ -19,24 +19,24 @@ export class ProductionApiController {
 
   /** Lets a site check its key: which site and which brand it works for. */
   @Get('me')
-  me(@Ctx() ctx: RequestContext) {
+  me(@BrandCtx() ctx: BrandContext) {
     const { site, brand } = (ctx.principal as SiteKeyPrincipal).identity;
     return { site, brand };
   }
 
   @Get('catalog')
-  async catalogOfBrand(@Ctx() ctx: RequestContext) {
-    return { items: await this.catalog.catalogOf(ctx.brandId!) };
+  async catalogOfBrand(@BrandCtx() ctx: BrandContext) {
+    return { items: await this.catalog.catalogOf(ctx.brandId) };
   }
 
   @Get('queue')
-  queue(@Ctx() ctx: RequestContext) {
-    return this.inventory.queue(ctx.brandId!);
+  queue(@BrandCtx() ctx: BrandContext) {
+    return this.inventory.queue(ctx.brandId);
   }
 
   @Post('acceptances')
   @ApiUnprocessableEntityResponse({ description: 'An article or size is unknown; nothing is added' })
-  accept(@Ctx() ctx: RequestContext, @Body() body: AcceptanceDto) {
+  accept(@BrandCtx() ctx: BrandContext, @Body() body: AcceptanceDto) {
     return this.inventory.accept(ctx, (ctx.principal as SiteKeyPrincipal).identity.site.id, body.items);
   }
 }

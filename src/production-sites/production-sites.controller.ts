@@ -1,8 +1,8 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiTags } from '@nestjs/swagger';
 import { BrandPathParam } from '../common/decorators/brand-path-param.decorator';
-import type { RequestContext } from '../common/context/request-context';
-import { Ctx } from '../common/decorators/ctx.decorator';
+import type { BrandContext } from '../common/context/request-context';
+import { BrandCtx } from '../common/decorators/ctx.decorator';
 import { RequirePermission } from '../common/decorators/require-permission.decorator';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { CreateProductionSiteDto } from './dto/create-production-site.dto';
@@ -17,20 +17,20 @@ export class ProductionSitesController {
 
   @RequirePermission('settings.manage')
   @Post()
-  create(@Ctx() ctx: RequestContext, @Body() body: CreateProductionSiteDto) {
+  create(@BrandCtx() ctx: BrandContext, @Body() body: CreateProductionSiteDto) {
     return this.sites.create(ctx, body);
   }
 
   @RequirePermission('settings.manage')
   @Get()
-  async list(@Ctx() ctx: RequestContext) {
+  async list(@BrandCtx() ctx: BrandContext) {
     return { items: await this.sites.list(ctx) };
   }
 
   @RequirePermission('settings.manage')
   @Patch(':siteId')
   update(
-    @Ctx() ctx: RequestContext,
+    @BrandCtx() ctx: BrandContext,
     @Param('siteId', ParseIdPipe) siteId: number,
     @Body() body: UpdateProductionSiteDto,
   ) {
@@ -40,7 +40,7 @@ export class ProductionSitesController {
   @RequirePermission('settings.manage')
   @Post(':siteId/keys')
   @ApiCreatedResponse({ description: 'The key is in `key`, in this response only' })
-  issueKey(@Ctx() ctx: RequestContext, @Param('siteId', ParseIdPipe) siteId: number) {
+  issueKey(@BrandCtx() ctx: BrandContext, @Param('siteId', ParseIdPipe) siteId: number) {
     return this.sites.issueKey(ctx, siteId);
   }
 
@@ -48,7 +48,7 @@ export class ProductionSitesController {
   @Post(':siteId/keys/:keyId/revoke')
   @HttpCode(200)
   revokeKey(
-    @Ctx() ctx: RequestContext,
+    @BrandCtx() ctx: BrandContext,
     @Param('siteId', ParseIdPipe) siteId: number,
     @Param('keyId', ParseIdPipe) keyId: number,
   ) {

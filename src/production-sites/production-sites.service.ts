@@ -3,7 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { timingSafeEqual } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import type { RequestContext } from '../common/context/request-context';
+import type { BrandContext } from '../common/context/request-context';
 import { AppError } from '../common/errors/app-error';
 import type { Environment } from '../config/environment';
 import { changedRows } from '../database/returning';
@@ -58,19 +58,19 @@ export class ProductionSitesService {
     this.cache = new SiteKeyCache(config.get('SITE_KEY_CACHE_SECONDS', { infer: true }) * 1000);
   }
 
-  async create(ctx: RequestContext, input: CreateProductionSiteDto): Promise<SiteView> {
+  async create(ctx: BrandContext, input: CreateProductionSiteDto): Promise<SiteView> {
     const sites = this.db.getRepository(ProductionSiteEntity);
-    return toSiteView(await sites.save(sites.create({ brandId: ctx.brandId!, name: input.name.trim() })));
+    return toSiteView(await sites.save(sites.create({ brandId: ctx.brandId, name: input.name.trim() })));
   }
 
-  async list(ctx: RequestContext): Promise<SiteView[]> {
+  async list(ctx: BrandContext): Promise<SiteView[]> {
     const sites = await this.db
       .getRepository(ProductionSiteEntity)
-      .find({ where: { brandId: ctx.brandId! }, order: { id: 'ASC' } });
+      .find({ where: { brandId: ctx.brandId }, order: { id: 'ASC' } });
     return sites.map(toSiteView);
   }
 
-  async update(ctx: RequestContext, siteId: number, change: UpdateProductionSiteDto): Promise<SiteView> {
+  async update(ctx: BrandContext, siteId: number, change: UpdateProductionSiteDto): Promise<SiteView> {
     const site = await this.ownedSite(ctx, siteId);
     const next = { active: change.active ?? site.active, name: change.name?.trim() ?? site.name };
     await this.db.transaction(async (tx) => {
@@ -86,7 +86,7 @@ export class ProductionSitesService {
     return toSiteView({ ...site, ...next });
   }
 
-  async issueKey(ctx: RequestContext, siteId: number): Promise<SiteKeyView & { key: string }> {
+  async issueKey(ctx: BrandContext, siteId: number): Promise<SiteKeyView & { key: string }> {
     const site = await this.ownedSite(ctx, siteId);
     const key = generateSiteKey();
     const saved = await this.db.transaction(async (tx) => {
@@ -105,7 +105,7 @@ export class ProductionSitesService {
     return { id, key, siteId: owner, createdAt, revokedAt: null };
   }
 
-  async revokeKey(ctx: RequestContext, siteId: number, keyId: number): Promise<SiteKeyView> {
+  async revokeKey(ctx: BrandContext, siteId: number, keyId: number): Promise<SiteKeyView> {
     const site = await this.ownedSite(ctx, siteId);
     const key = await this.db.getRepository(SiteKeyEntity).findOne({ where: { id: keyId, siteId: site.id } });
     if (!key) return this.missingKey(ctx, keyId);
@@ -167,13 +167,13 @@ export class ProductionSitesService {
     return principal;
   }
 
-  private async ownedSite(ctx: RequestContext, siteId: number): Promise<ProductionSiteEntity> {
+  private async ownedSite(ctx: BrandContext, siteId: number): Promise<ProductionSiteEntity> {
     const site = await this.db.getRepository(ProductionSiteEntity).findOne({ where: { id: siteId } });
     return this.ownership.assertOwned(ctx, site, { resource: 'production_site', id: siteId });
   }
 
   /** A key id that exists under another brand's site is a cross-brand attempt too. */
-  private async missingKey(ctx: RequestContext, keyId: number): Promise<never> {
+  private async missingKey(ctx: BrandContext, keyId: number): Promise<never> {
     const rows: Array<{ brand_id: number }> = await this.db.query(
       'SELECT s.brand_id FROM site_keys k JOIN production_sites s ON s.id = k.site_id WHERE k.id = $1',
       [keyId],

@@ -10,3 +10,8 @@ export interface RequestContext {
   /** The brand the request acts in, or null when the endpoint needs none. */
   brandId: number | null;
 }
+
+/** The context of a brand-scoped route: the guard chain has settled the brand. */
+export interface BrandContext extends RequestContext {
+  brandId: number;
+}
