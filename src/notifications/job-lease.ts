@@ -1,6 +1,5 @@
 import { Logger } from '@nestjs/common';
-import type { DataSource } from 'typeorm';
-import { changedRows } from '../database/returning';
+import type { OutboxJobs } from '../outbox/outbox-jobs.repository';
 
 /**
  * The lease of one batch of claimed jobs, kept alive while they run. Every third of the lease it
@@ -17,7 +16,7 @@ export class JobLease {
 
   /** `claimedAt` is a local moment no later than the claim's `now()`: the lease holds at least until it plus the lease. */
   constructor(
-    private readonly db: DataSource,
+    private readonly jobs: OutboxJobs,
     private readonly token: string,
     private readonly leaseSeconds: number,
     jobIds: string[],
@@ -53,14 +52,8 @@ export class JobLease {
     if (ids.length === 0) return;
     const startedAt = Date.now();
     try {
-      const held = await changedRows<{ id: string }>(
-        this.db.manager,
-        `UPDATE outbox SET locked_until = now() + make_interval(secs => $3)
-          WHERE id = ANY($1::bigint[]) AND lock_token = $2 AND locked_until > now() RETURNING id`,
-        [ids, this.token, this.leaseSeconds],
-      );
+      const stillHeld = new Set(await this.jobs.renew(ids, this.token, this.leaseSeconds));
       this.validUntil = startedAt + this.leaseSeconds * 1000;
-      const stillHeld = new Set(held.map((row) => String(row.id)));
       for (const id of ids) if (!stillHeld.has(id)) this.lose(id);
     } catch (error) {
       this.logger.warn({ err: { message: (error as Error).message } }, 'outbox lease renewal failed');

@@ -5,15 +5,10 @@ import { OrderLifecycle } from '../orders/order-lifecycle';
 import { CarrierClient } from './carrier-client';
 import { Mailer } from './mailer';
 import { MailTemplates, type RenderedMail } from './mail-templates';
-import { Outbox, type OutboxKind } from '../outbox/outbox';
+import { Outbox } from '../outbox/outbox';
+import type { ClaimedOutboxJob } from '../outbox/outbox-jobs.repository';
 
-export interface ClaimedJob {
-  id: string;
-  kind: OutboxKind;
-  payload: { orderId: number; status?: string };
-  attempts: number;
-  lastError: string | null;
-}
+export type ClaimedJob = ClaimedOutboxJob;
 
 /** Runs in the transaction that marks the job done: the job's own database effects. */
 export type CommitStep = (tx: EntityManager) => Promise<void>;

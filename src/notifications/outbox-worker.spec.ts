@@ -1,6 +1,7 @@
 import type { ConfigService } from '@nestjs/config';
 import type { DataSource } from 'typeorm';
 import type { Environment } from '../config/environment';
+import type { OutboxJobs } from '../outbox/outbox-jobs.repository';
 import type { OutboxHandlers } from './outbox-handlers';
 import { OutboxWorker } from './outbox-worker';
 
@@ -16,6 +17,7 @@ const defaults: Record<string, unknown> = {
 describe('OutboxWorker.backoffMs (contract §7: first retry within 5 s, doubling up to 5 minutes)', () => {
   const worker = new OutboxWorker(
     {} as DataSource,
+    {} as OutboxJobs,
     {} as OutboxHandlers,
     { get: (key: string) => defaults[key] } as unknown as ConfigService<Environment, true>,
   );

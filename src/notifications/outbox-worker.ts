@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import type { Environment } from '../config/environment';
-import { changedRows } from '../database/returning';
+import { OutboxJobs } from '../outbox/outbox-jobs.repository';
 import { JobLease } from './job-lease';
 import { ClaimedJob, OutboxHandlers } from './outbox-handlers';
 
@@ -33,6 +33,7 @@ export class OutboxWorker implements OnApplicationBootstrap, OnApplicationShutdo
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
+    private readonly jobs: OutboxJobs,
     private readonly handlers: OutboxHandlers,
     config: ConfigService<Environment, true>,
   ) {
@@ -63,48 +64,17 @@ export class OutboxWorker implements OnApplicationBootstrap, OnApplicationShutdo
   async runOnce(): Promise<number> {
     const token = randomUUID();
     const claimedAt = Date.now();
-    const claimed = await changedRows<{
-      id: string;
-      kind: ClaimedJob['kind'];
-      payload: ClaimedJob['payload'];
-      attempts: number;
-      last_error: string | null;
-      age_seconds: number;
-    }>(
-      this.db.manager,
-      `UPDATE outbox SET lock_token = $1, locked_until = now() + make_interval(secs => $2), attempts = attempts + 1
-        WHERE id IN (SELECT id FROM outbox
-                      WHERE done_at IS NULL AND failed_at IS NULL AND run_after <= now()
-                        AND (locked_until IS NULL OR locked_until < now())
-                      ORDER BY run_after, id LIMIT $3 FOR UPDATE SKIP LOCKED)
-        RETURNING id, kind, payload, attempts, last_error, extract(epoch FROM now() - created_at)::float AS age_seconds`,
-      [token, this.leaseSeconds, BATCH],
-    );
+    const claimed = await this.jobs.claim(token, this.leaseSeconds, BATCH);
     if (claimed.length === 0) return 0;
     const lease = new JobLease(
-      this.db,
+      this.jobs,
       token,
       this.leaseSeconds,
-      claimed.map((row) => String(row.id)),
+      claimed.map((job) => job.id),
       claimedAt,
     );
     try {
-      await Promise.all(
-        claimed.map((row) =>
-          this.runJob(
-            {
-              id: String(row.id),
-              kind: row.kind,
-              payload: row.payload,
-              attempts: row.attempts,
-              lastError: row.last_error,
-            },
-            token,
-            row.age_seconds,
-            lease,
-          ),
-        ),
-      );
+      await Promise.all(claimed.map((job) => this.runJob(job, token, job.ageSeconds, lease)));
     } finally {
       lease.stop();
     }
@@ -118,13 +88,8 @@ export class OutboxWorker implements OnApplicationBootstrap, OnApplicationShutdo
       const commit = await this.handlers.run(job, lease.signal(job.id));
       await this.db.transaction(async (tx) => {
         await commit?.(tx);
-        const done = await changedRows(
-          tx,
-          'UPDATE outbox SET done_at = now(), lock_token = NULL, locked_until = NULL WHERE id = $1 AND lock_token = $2 RETURNING id',
-          [job.id, token],
-        );
         // The lease ran out and another worker owns the job now: leave it to that worker.
-        if (done.length === 0) throw new LeaseLost();
+        if (!(await this.jobs.finish(tx, job.id, token))) throw new LeaseLost();
       });
     } catch (error) {
       if (error instanceof LeaseLost || lease.signal(job.id).aborted) return;
@@ -138,12 +103,7 @@ export class OutboxWorker implements OnApplicationBootstrap, OnApplicationShutdo
     const lastError = message.slice(0, 1000);
     if (ageSeconds >= this.giveUpAfterSeconds) {
       await this.db.transaction(async (tx) => {
-        const failed = await changedRows(
-          tx,
-          'UPDATE outbox SET failed_at = now(), last_error = $3, lock_token = NULL, locked_until = NULL WHERE id = $1 AND lock_token = $2 RETURNING id',
-          [job.id, token, lastError],
-        );
-        if (failed.length > 0) await this.handlers.giveUp(tx, job, lastError);
+        if (await this.jobs.giveUp(tx, job.id, token, lastError)) await this.handlers.giveUp(tx, job, lastError);
       });
       return;
     }
@@ -152,11 +112,7 @@ export class OutboxWorker implements OnApplicationBootstrap, OnApplicationShutdo
       { jobId: job.id, kind: job.kind, attempt: job.attempts, retryInMs: delayMs, error: lastError },
       'outbox job failed',
     );
-    await this.db.query(
-      `UPDATE outbox SET run_after = now() + make_interval(secs => $3), last_error = $4, lock_token = NULL, locked_until = NULL
-        WHERE id = $1 AND lock_token = $2`,
-      [job.id, token, delayMs / 1000, lastError],
-    );
+    await this.jobs.retryLater(job.id, token, delayMs / 1000, lastError);
   }
 
   private schedule(delayMs: number): void {

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import { changedRows } from '../database/returning';
+import type { OutboxKind } from './outbox';
 
 export type OutboxState = 'pending' | 'failed' | 'done';
 
@@ -22,10 +24,94 @@ export interface OutboxJobView {
   failedAt: string | null;
 }
 
-/** What the outbox holds, for the operations view: jobs in one state, newest first, and the counts. */
+/** A job as a worker claimed it: the lease is the worker's until it finishes the job or the lease runs out. */
+export interface ClaimedOutboxJob {
+  id: string;
+  kind: OutboxKind;
+  payload: { orderId: number; status?: string };
+  /** Counting this claim. */
+  attempts: number;
+  lastError: string | null;
+  ageSeconds: number;
+}
+
+/**
+ * The outbox table's statements: the lease protocol the worker runs jobs under (claim with
+ * FOR UPDATE SKIP LOCKED, renew, finish, give up, retry later; each only by the lease's holder),
+ * and the operations view.
+ */
 @Injectable()
 export class OutboxJobs {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /** Up to `batch` due jobs no live lease holds, leased to `token` for `leaseSeconds`. */
+  async claim(token: string, leaseSeconds: number, batch: number): Promise<ClaimedOutboxJob[]> {
+    const rows = await changedRows<{
+      id: string;
+      kind: OutboxKind;
+      payload: ClaimedOutboxJob['payload'];
+      attempts: number;
+      last_error: string | null;
+      age_seconds: number;
+    }>(
+      this.db.manager,
+      `UPDATE outbox SET lock_token = $1, locked_until = now() + make_interval(secs => $2), attempts = attempts + 1
+        WHERE id IN (SELECT id FROM outbox
+                      WHERE done_at IS NULL AND failed_at IS NULL AND run_after <= now()
+                        AND (locked_until IS NULL OR locked_until < now())
+                      ORDER BY run_after, id LIMIT $3 FOR UPDATE SKIP LOCKED)
+        RETURNING id, kind, payload, attempts, last_error, extract(epoch FROM now() - created_at)::float AS age_seconds`,
+      [token, leaseSeconds, batch],
+    );
+    return rows.map((row) => ({
+      id: String(row.id),
+      kind: row.kind,
+      payload: row.payload,
+      attempts: row.attempts,
+      lastError: row.last_error,
+      ageSeconds: row.age_seconds,
+    }));
+  }
+
+  /** Extends the lease of those jobs still held under it (not lapsed, not taken); returns their ids. */
+  async renew(ids: string[], token: string, leaseSeconds: number): Promise<string[]> {
+    const held = await changedRows<{ id: string }>(
+      this.db.manager,
+      `UPDATE outbox SET locked_until = now() + make_interval(secs => $3)
+        WHERE id = ANY($1::bigint[]) AND lock_token = $2 AND locked_until > now() RETURNING id`,
+      [ids, token, leaseSeconds],
+    );
+    return held.map((row) => String(row.id));
+  }
+
+  /** Done, in the transaction of the job's own effects; false when the lease was lost to another worker. */
+  async finish(tx: EntityManager, id: string, token: string): Promise<boolean> {
+    const done = await changedRows(
+      tx,
+      'UPDATE outbox SET done_at = now(), lock_token = NULL, locked_until = NULL WHERE id = $1 AND lock_token = $2 RETURNING id',
+      [id, token],
+    );
+    return done.length > 0;
+  }
+
+  /** Given up after the retry window; false when the lease was lost. */
+  async giveUp(tx: EntityManager, id: string, token: string, lastError: string): Promise<boolean> {
+    const failed = await changedRows(
+      tx,
+      'UPDATE outbox SET failed_at = now(), last_error = $3, lock_token = NULL, locked_until = NULL WHERE id = $1 AND lock_token = $2 RETURNING id',
+      [id, token, lastError],
+    );
+    return failed.length > 0;
+  }
+
+  /** Failed this time: due again after `delaySeconds`, the lease released. */
+  async retryLater(id: string, token: string, delaySeconds: number, lastError: string): Promise<void> {
+    await this.db.query(
+      `UPDATE outbox SET run_after = now() + make_interval(secs => $3), last_error = $4, lock_token = NULL, locked_until = NULL
+        WHERE id = $1 AND lock_token = $2`,
+      [id, token, delaySeconds, lastError],
+    );
+  }
 
   async list(
     state: OutboxState,
