@@ -15,7 +15,7 @@ import { createTestDatabase, withClient, type TestDatabase } from './support/tes
 
 const ADMIN = { email: 'owner@example.com', password: 'owner-password-1' };
 const ORDERS = 12;
-const SLOW_MS = 1_600;
+const SLOW_MS = 2_500;
 
 /**
  * Two worker processes, a carrier and an SMTP server that each take longer than the outbox lease
@@ -45,7 +45,7 @@ describe('outbox jobs slower than their lease, two instances', () => {
         CARRIER_API_URL: carrierUrl,
         CARRIER_TIMEOUT_MS: '10000',
         SMTP_URL: smtpUrl,
-        OUTBOX_LEASE_SECONDS: '1',
+        OUTBOX_LEASE_SECONDS: '2',
         OUTBOX_POLL_MS: '100',
         LOG_LEVEL: 'warn',
       }),

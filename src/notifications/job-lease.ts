@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { OutboxJobs } from '../outbox/outbox-jobs.repository';
 
 /**
- * The lease of one batch of claimed jobs, kept alive while they run. Every third of the lease it
+ * The lease of one batch of claimed jobs, kept alive while they run. Every quarter of the lease it
  * is renewed for the jobs still held; a job whose row no longer carries the token (another worker
  * took it after a lapse) has its signal aborted, and so has every job once no renewal has
  * succeeded for a whole lease (the database out of reach: another instance may take them). A job
@@ -24,7 +24,7 @@ export class JobLease {
   ) {
     for (const id of jobIds) this.controllers.set(id, new AbortController());
     this.validUntil = claimedAt + leaseSeconds * 1000;
-    this.timer = setInterval(() => void this.renew(), Math.max(50, (leaseSeconds * 1000) / 3));
+    this.timer = setInterval(() => void this.renew(), Math.max(50, (leaseSeconds * 1000) / 4));
     this.timer.unref();
   }
 

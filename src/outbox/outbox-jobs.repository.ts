@@ -73,12 +73,16 @@ export class OutboxJobs {
     }));
   }
 
-  /** Extends the lease of those jobs still held under it (not lapsed, not taken); returns their ids. */
+  /**
+   * Extends the lease of the jobs still held under it; returns their ids. Held means the row still
+   * carries the token: only a claim replaces it, under the row's lock, so a renewal that comes a
+   * little late but before any other worker claimed the job keeps it rather than giving it up.
+   */
   async renew(ids: string[], token: string, leaseSeconds: number): Promise<string[]> {
     const held = await changedRows<{ id: string }>(
       this.db.manager,
       `UPDATE outbox SET locked_until = now() + make_interval(secs => $3)
-        WHERE id = ANY($1::bigint[]) AND lock_token = $2 AND locked_until > now() RETURNING id`,
+        WHERE id = ANY($1::bigint[]) AND lock_token = $2 AND done_at IS NULL AND failed_at IS NULL RETURNING id`,
       [ids, token, leaseSeconds],
     );
     return held.map((row) => String(row.id));
