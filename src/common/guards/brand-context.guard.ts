@@ -7,7 +7,7 @@ import { contextOf } from '../context/context-of';
 import { IS_PUBLIC, NEEDS_BRAND } from '../decorators/auth-metadata';
 import { AppError } from '../errors/app-error';
 import { ErrorText } from '../errors/error-texts';
-import { INT4_MAX, parseCanonicalInteger } from '../validation/integer-text';
+import { parseId } from '../validation/parse-id.pipe';
 
 /**
  * Second of the chain: which brand the request acts in. A path that names the brand decides it;
@@ -28,7 +28,7 @@ export class BrandContextGuard implements CanActivate {
     const principal = ctx.principal!;
 
     const raw = (request.params as Record<string, string | undefined> | undefined)?.brandId;
-    const pathBrand = parseId(typeof raw === 'string' ? raw : undefined, 'brandId');
+    const pathBrand = raw === undefined ? undefined : parseId(raw, 'brandId');
     if (pathBrand !== undefined) {
       // A member who names a brand not theirs is refused by the permission guard; a
       // superadministrator may name any brand, so one that does not exist is a 404 here, before
@@ -38,7 +38,8 @@ export class BrandContextGuard implements CanActivate {
     } else if (principal.boundBrandId !== null) {
       ctx.brandId = principal.boundBrandId;
     } else {
-      const headerBrand = parseId(headerOf(request, 'x-brand-id'), 'X-Brand-Id');
+      const header = headerOf(request, 'x-brand-id');
+      const headerBrand = header === undefined ? undefined : parseId(header, 'X-Brand-Id');
       if (headerBrand === undefined) {
         ctx.brandId = principal.defaultBrandId();
       } else if (principal.isSuperadmin && !(await this.brands.exists(headerBrand))) {
@@ -53,11 +54,4 @@ export class BrandContextGuard implements CanActivate {
     }
     return true;
   }
-}
-
-function parseId(raw: string | undefined, name: string): number | undefined {
-  if (raw === undefined) return undefined;
-  const id = parseCanonicalInteger(raw, INT4_MAX);
-  if (id === undefined || id === 0) throw AppError.badRequest([ErrorText.notPositiveId(name)]);
-  return id;
 }
