@@ -90,6 +90,19 @@ describe('platform conventions', () => {
     expect(empty.body.details).toEqual(['email must be a string', 'password must be a string']);
   });
 
+  it('a body in a Content-Encoding the service cannot read is a 4xx with the error body', async () => {
+    const response = await request(t.http)
+      .post('/auth/login')
+      .set('Content-Type', 'application/json')
+      .set('Content-Encoding', 'x-unknown')
+      .send('{"email":"a@b.example","password":"x"}');
+    expect(response.status).toBeGreaterThanOrEqual(400);
+    expect(response.status).toBeLessThan(500);
+    expect(response.body).toEqual(
+      expect.objectContaining({ error: expect.any(String), requestId: expect.any(String) }),
+    );
+  });
+
   it('a body over 1 MiB gets 413 Payload too large', async () => {
     const body = JSON.stringify({ email: 'a'.repeat(1024 * 1024 + 10), password: 'x' });
     const response = await request(t.http)

@@ -34,9 +34,9 @@ export function jsonBodyOnly(limit: number, filter: ErrorFilter): RequestHandler
       try {
         if (readError) {
           const status = (readError as { status?: number }).status;
-          throw status === 413
-            ? AppError.payloadTooLarge()
-            : AppError.badRequestText(ErrorText.malformedHttpRequest, [ErrorText.malformedHttpRequest]);
+          if (status === 413) throw AppError.payloadTooLarge();
+          if (status === 415) throw AppError.unsupportedMediaType(); // a Content-Encoding it cannot read
+          throw AppError.badRequestText(ErrorText.malformedHttpRequest, [ErrorText.malformedHttpRequest]);
         }
         const bytes: unknown = request.body;
         const contentType = request.headers['content-type'];
