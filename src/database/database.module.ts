@@ -6,6 +6,7 @@ import type { Environment } from '../config/environment';
 import { dataSourceOptions } from './data-source-options';
 import { runMigrationsExclusively } from './migration-runner';
 import { PreparedStatements } from './prepared';
+import { Transactions } from './transactions';
 
 /** Applies pending migrations before the service listens, unless MIGRATIONS_RUN=false. */
 @Injectable()
@@ -29,7 +30,7 @@ export class DatabaseModule {
   static forRoot(databaseUrl: string): DynamicModule {
     return {
       module: DatabaseModule,
-      // The database and its prepared-statement runner serve every module.
+      // The database, its prepared-statement runner and transactions serve every module.
       global: true,
       imports: [
         TypeOrmModule.forRootAsync({
@@ -42,8 +43,8 @@ export class DatabaseModule {
           }),
         }),
       ],
-      providers: [MigrationsOnStart, PreparedStatements],
-      exports: [PreparedStatements],
+      providers: [MigrationsOnStart, PreparedStatements, Transactions],
+      exports: [PreparedStatements, Transactions],
     };
   }
 }

@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
 import { BrandDirectory } from '../common/context/brand-directory';
 import { AppError } from '../common/errors/app-error';
 import { ErrorText } from '../common/errors/error-texts';
 import { isUniqueViolation } from '../common/errors/pg-errors';
-import { BrandEntity } from './entities/brand.entity';
+import { BrandsRepository } from './brands.repository';
+import type { BrandEntity } from './entities/brand.entity';
 import { normalizeEmail } from './users.service';
 
 export interface BrandView {
@@ -24,17 +23,15 @@ const toBrandView = (brand: BrandEntity): BrandView => ({
 
 @Injectable()
 export class BrandsService implements BrandDirectory {
-  constructor(@InjectRepository(BrandEntity) private readonly brands: Repository<BrandEntity>) {}
+  constructor(private readonly brands: BrandsRepository) {}
 
   async create(input: { name: string; slug: string; staffEmail?: string }): Promise<BrandView> {
     try {
-      const brand = await this.brands.save(
-        this.brands.create({
-          name: input.name.trim(),
-          slug: input.slug,
-          staffEmail: input.staffEmail ? normalizeEmail(input.staffEmail) : null,
-        }),
-      );
+      const brand = await this.brands.insert({
+        name: input.name.trim(),
+        slug: input.slug,
+        staffEmail: input.staffEmail ? normalizeEmail(input.staffEmail) : null,
+      });
       return toBrandView(brand);
     } catch (error) {
       if (isUniqueViolation(error, 'uq_brands_slug')) throw AppError.conflict(ErrorText.slugTaken);
@@ -43,15 +40,15 @@ export class BrandsService implements BrandDirectory {
   }
 
   async list(): Promise<BrandView[]> {
-    return (await this.brands.find({ order: { id: 'ASC' } })).map(toBrandView);
+    return (await this.brands.all()).map(toBrandView);
   }
 
   async exists(brandId: number): Promise<boolean> {
-    return this.brands.exists({ where: { id: brandId } });
+    return this.brands.exists(brandId);
   }
 
   async get(brandId: number): Promise<BrandView> {
-    const brand = await this.brands.findOne({ where: { id: brandId } });
+    const brand = await this.brands.findById(brandId);
     if (!brand) throw AppError.notFound();
     return toBrandView(brand);
   }

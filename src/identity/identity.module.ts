@@ -9,18 +9,23 @@ import { AdminUsersController } from './admin-users.controller';
 import { AuthController } from './auth.controller';
 import { AuthService } from './auth.service';
 import { BootstrapAdmin } from './bootstrap-admin';
+import { BrandsRepository } from './brands.repository';
 import { BrandsService } from './brands.service';
 import { BrandEntity } from './entities/brand.entity';
 import { LoginFailureEntity } from './entities/login-failure.entity';
 import { MembershipEntity } from './entities/membership.entity';
 import { SessionEntity } from './entities/session.entity';
 import { UserEntity } from './entities/user.entity';
+import { LoginFailuresRepository } from './login-failures.repository';
 import { LoginThrottle } from './login-throttle.service';
+import { MembershipsRepository } from './memberships.repository';
 import { MembershipsService } from './memberships.service';
 import { PasswordHasher } from './password-hasher';
 import { SessionCredentialResolver } from './session-credential.resolver';
 import { loadSessionSecret } from './session-secret';
+import { SessionsRepository } from './sessions.repository';
 import { SessionsService } from './sessions.service';
+import { UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
 
 /** Users, brands, memberships and sessions; plugs the session credential into the guard chain. */
@@ -42,13 +47,18 @@ import { UsersService } from './users.service';
     },
     AuthService,
     BootstrapAdmin,
+    BrandsRepository,
     BrandsService,
     { provide: BrandDirectory, useExisting: BrandsService },
+    LoginFailuresRepository,
     LoginThrottle,
+    MembershipsRepository,
     MembershipsService,
     PasswordHasher,
     SessionCredentialResolver,
+    SessionsRepository,
     SessionsService,
+    UsersRepository,
     UsersService,
   ],
   exports: [BrandDirectory, BrandsService, UsersService],

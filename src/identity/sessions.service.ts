@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { JwtService } from '@nestjs/jwt';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { DataSource } from 'typeorm';
 import type { Environment } from '../config/environment';
+import { SessionsRepository } from './sessions.repository';
 import type { MembershipRow } from './user-principal';
 
 export interface IssuedSession {
@@ -34,7 +33,7 @@ export class SessionsService {
   private readonly ttlHours: number;
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly sessions: SessionsRepository,
     private readonly jwt: JwtService,
     config: ConfigService<Environment, true>,
   ) {
@@ -45,12 +44,7 @@ export class SessionsService {
     const id = randomUUID();
     const csrfToken = randomBytes(32).toString('base64url');
     const expiresAt = new Date(Date.now() + this.ttlHours * 3_600_000);
-    await this.db.query('INSERT INTO sessions (id, user_id, csrf_token_hash, expires_at) VALUES ($1, $2, $3, $4)', [
-      id,
-      userId,
-      sha256(csrfToken),
-      expiresAt,
-    ]);
+    await this.sessions.insert({ id, userId, csrfTokenHash: sha256(csrfToken), expiresAt });
     const token = await this.jwt.signAsync({ sid: id, sub: String(userId) } satisfies SessionClaims, {
       expiresIn: this.ttlHours * 3600,
     });
@@ -64,24 +58,7 @@ export class SessionsService {
 
   /** The session with its user and memberships in one round trip, or null if it no longer works. */
   async findActive(sessionId: string): Promise<ActiveSession | null> {
-    const rows: Array<{
-      user_id: number;
-      email: string;
-      is_superadmin: boolean;
-      csrf_token_hash: string;
-      memberships: MembershipRow[];
-    }> = await this.db.query(
-      `SELECT u.id AS user_id, u.email, u.is_superadmin, s.csrf_token_hash,
-              COALESCE(json_agg(json_build_object('brandId', m.brand_id, 'permissions', m.permissions))
-                       FILTER (WHERE m.brand_id IS NOT NULL), '[]') AS memberships
-         FROM sessions s
-         JOIN users u ON u.id = s.user_id
-         LEFT JOIN memberships m ON m.user_id = u.id
-        WHERE s.id = $1 AND s.ended_at IS NULL AND s.expires_at > now() AND u.active
-        GROUP BY u.id, s.id`,
-      [sessionId],
-    );
-    const row = rows[0];
+    const row = await this.sessions.findActive(sessionId);
     if (!row) return null;
     return {
       sessionId,
@@ -99,6 +76,6 @@ export class SessionsService {
   }
 
   async end(sessionId: string): Promise<void> {
-    await this.db.query('UPDATE sessions SET ended_at = now() WHERE id = $1 AND ended_at IS NULL', [sessionId]);
+    await this.sessions.end(sessionId);
   }
 }

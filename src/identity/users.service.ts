@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, Repository } from 'typeorm';
 import { AppError } from '../common/errors/app-error';
 import { ErrorText } from '../common/errors/error-texts';
 import { isUniqueViolation } from '../common/errors/pg-errors';
-import { UserEntity } from './entities/user.entity';
+import { Transactions } from '../database/transactions';
+import type { UserEntity } from './entities/user.entity';
 import { PasswordHasher } from './password-hasher';
+import { UsersRepository } from './users.repository';
 
 export interface UserView {
   id: number;
@@ -28,21 +28,19 @@ export const toUserView = (user: UserEntity): UserView => ({
 @Injectable()
 export class UsersService {
   constructor(
-    @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly users: UsersRepository,
+    private readonly transactions: Transactions,
     private readonly hasher: PasswordHasher,
   ) {}
 
   async create(input: { email: string; password: string; isSuperadmin?: boolean }): Promise<UserView> {
     const passwordHash = await this.hasher.hash(input.password);
     try {
-      const user = await this.users.save(
-        this.users.create({
-          email: normalizeEmail(input.email),
-          passwordHash,
-          isSuperadmin: input.isSuperadmin ?? false,
-        }),
-      );
+      const user = await this.users.insert({
+        email: normalizeEmail(input.email),
+        passwordHash,
+        isSuperadmin: input.isSuperadmin ?? false,
+      });
       return toUserView(user);
     } catch (error) {
       if (isUniqueViolation(error, 'uq_users_email')) throw AppError.conflict(ErrorText.emailTaken);
@@ -53,20 +51,15 @@ export class UsersService {
   /** Creates the superadministrator unless the e-mail exists; safe when instances start together. */
   async ensureSuperadmin(email: string, password: string): Promise<boolean> {
     const passwordHash = await this.hasher.hash(password);
-    const inserted: unknown[] = await this.db.query(
-      `INSERT INTO users (email, password_hash, is_superadmin) VALUES ($1, $2, true)
-       ON CONFLICT (email) DO NOTHING RETURNING id`,
-      [normalizeEmail(email), passwordHash],
-    );
-    return inserted.length > 0;
+    return this.users.insertSuperadminUnlessTaken(normalizeEmail(email), passwordHash);
   }
 
   async list(): Promise<UserView[]> {
-    return (await this.users.find({ order: { id: 'ASC' } })).map(toUserView);
+    return (await this.users.all()).map(toUserView);
   }
 
   async findForLogin(email: string): Promise<UserEntity | null> {
-    return this.users.findOne({ where: { email: normalizeEmail(email), active: true } });
+    return this.users.findActiveByEmail(normalizeEmail(email));
   }
 
   /**
@@ -74,22 +67,16 @@ export class UsersService {
    * superadministrator: the check and the change happen under a lock on those rows.
    */
   async update(userId: number, change: { isSuperadmin?: boolean; active?: boolean }): Promise<UserView> {
-    return this.db.transaction(async (tx) => {
-      const repo = tx.getRepository(UserEntity);
-      const admins = await repo
-        .createQueryBuilder('u')
-        .setLock('pessimistic_write')
-        .where('u.is_superadmin AND u.active')
-        .orderBy('u.id')
-        .getMany();
-      const user = await repo.findOne({ where: { id: userId }, lock: { mode: 'pessimistic_write' } });
+    return this.transactions.run(async (tx) => {
+      const admins = await this.users.lockActiveSuperadmins(tx);
+      const user = await this.users.lockById(tx, userId);
       if (!user) throw AppError.notFound();
       const next = { ...user, ...definedOnly(change) };
       const losesAdmin = user.isSuperadmin && user.active && !(next.isSuperadmin && next.active);
       if (losesAdmin && admins.length <= 1) {
         throw AppError.conflict(ErrorText.lastSuperadmin);
       }
-      await repo.update({ id: userId }, { isSuperadmin: next.isSuperadmin, active: next.active });
+      await this.users.setFlags(tx, userId, { isSuperadmin: next.isSuperadmin, active: next.active });
       return toUserView({ ...user, isSuperadmin: next.isSuperadmin, active: next.active });
     });
   }
