@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { IntegrationKeyCredentialResolver } from './integration-key-credential.resolver';
 import { IntegrationKeyEntity } from './integration-key.entity';
 import { IntegrationKeysController } from './integration-keys.controller';
+import { IntegrationKeysRepository } from './integration-keys.repository';
 import { IntegrationKeysService } from './integration-keys.service';
 import { SecurityJournalModule } from '../security-journal/security-journal.module';
 
@@ -10,6 +11,6 @@ import { SecurityJournalModule } from '../security-journal/security-journal.modu
 @Module({
   imports: [SecurityJournalModule, TypeOrmModule.forFeature([IntegrationKeyEntity])],
   controllers: [IntegrationKeysController],
-  providers: [IntegrationKeysService, IntegrationKeyCredentialResolver],
+  providers: [IntegrationKeysRepository, IntegrationKeysService, IntegrationKeyCredentialResolver],
 })
 export class AccessKeysModule {}

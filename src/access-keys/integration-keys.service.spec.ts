@@ -1,8 +1,10 @@
 import type { DataSource } from 'typeorm';
 import type { PreparedStatements } from '../database/prepared';
+import type { Transactions } from '../database/transactions';
 import type { BrandOwnership } from '../security-journal/brand-ownership';
 import type { SecurityJournal } from '../security-journal/security-journal.service';
 import { fingerprintOf, generateIntegrationKey } from './integration-key-format';
+import { IntegrationKeysRepository } from './integration-keys.repository';
 import { IntegrationKeysService } from './integration-keys.service';
 
 /** The prepared-statement runner, where the key lookup goes. */
@@ -10,7 +12,12 @@ function serviceWith(rows: unknown[]) {
   const query = jest.fn().mockResolvedValue(rows);
   const statements = { run: query } as unknown as PreparedStatements;
   return {
-    service: new IntegrationKeysService({} as DataSource, statements, {} as SecurityJournal, {} as BrandOwnership),
+    service: new IntegrationKeysService(
+      new IntegrationKeysRepository({} as DataSource, statements),
+      {} as Transactions,
+      {} as SecurityJournal,
+      {} as BrandOwnership,
+    ),
     query,
   };
 }

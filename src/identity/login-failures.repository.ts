@@ -14,10 +14,10 @@ export class LoginFailuresRepository {
   }
 
   async deleteOlderThan(tx: Tx, email: string, windowSeconds: number): Promise<void> {
-    await tx.query(`DELETE FROM login_failures WHERE email = $1 AND attempted_at <= now() - make_interval(secs => $2)`, [
-      email,
-      windowSeconds,
-    ]);
+    await tx.query(
+      `DELETE FROM login_failures WHERE email = $1 AND attempted_at <= now() - make_interval(secs => $2)`,
+      [email, windowSeconds],
+    );
   }
 
   /**

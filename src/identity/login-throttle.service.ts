@@ -30,7 +30,12 @@ export class LoginThrottle {
     return this.transactions.run(async (tx) => {
       await this.failures.lockEmail(tx, email);
       await this.failures.deleteOlderThan(tx, email, LOGIN_WINDOW_SECONDS);
-      const retryAfter = await this.failures.secondsUntilBelowLimit(tx, email, LOGIN_WINDOW_SECONDS, LOGIN_FAILURE_LIMIT);
+      const retryAfter = await this.failures.secondsUntilBelowLimit(
+        tx,
+        email,
+        LOGIN_WINDOW_SECONDS,
+        LOGIN_FAILURE_LIMIT,
+      );
       if (retryAfter !== null) throw AppError.tooManyRequests(ErrorText.tooManyLoginAttempts, retryAfter);
       return this.failures.insert(tx, email);
     });

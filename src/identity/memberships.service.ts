@@ -31,5 +31,4 @@ export class MembershipsService {
     }
     return { brandId, userId, permissions: ordered };
   }
-
 }

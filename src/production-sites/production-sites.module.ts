@@ -5,6 +5,7 @@ import { InventoryModule } from '../inventory/inventory.module';
 import { ProductionApiController } from './production-api.controller';
 import { ProductionSiteEntity } from './production-site.entity';
 import { ProductionSitesController } from './production-sites.controller';
+import { ProductionSitesRepository } from './production-sites.repository';
 import { ProductionSitesService } from './production-sites.service';
 import { SiteKeyCredentialResolver } from './site-key-credential.resolver';
 import { SiteKeyEntity } from './site-key.entity';
@@ -19,7 +20,7 @@ import { SecurityJournalModule } from '../security-journal/security-journal.modu
     InventoryModule,
   ],
   controllers: [ProductionSitesController, ProductionApiController],
-  providers: [ProductionSitesService, SiteKeyCredentialResolver],
+  providers: [ProductionSitesRepository, ProductionSitesService, SiteKeyCredentialResolver],
   exports: [ProductionSitesService],
 })
 export class ProductionSitesModule {}

@@ -1,20 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { timingSafeEqual } from 'node:crypto';
-import { DataSource } from 'typeorm';
 import type { BrandContext } from '../common/context/request-context';
 import { AppError } from '../common/errors/app-error';
 import type { Environment } from '../config/environment';
-import { changedRows } from '../database/returning';
+import { Transactions } from '../database/transactions';
 import { BrandOwnership } from '../security-journal/brand-ownership';
 import { SecurityJournal } from '../security-journal/security-journal.service';
 import type { CreateProductionSiteDto } from './dto/create-production-site.dto';
 import type { UpdateProductionSiteDto } from './dto/update-production-site.dto';
-import { ProductionSiteEntity } from './production-site.entity';
+import type { ProductionSiteEntity } from './production-site.entity';
+import { ProductionSitesRepository } from './production-sites.repository';
 import { SiteKeyCache } from './site-key-cache';
 import { generateSiteKey, isWellFormedSiteKey, siteKeyFingerprint } from './site-key-format';
-import { SiteKeyEntity } from './site-key.entity';
+import type { SiteKeyEntity } from './site-key.entity';
 import { SiteKeyPrincipal } from './site-key.principal';
 
 export interface SiteView {
@@ -50,7 +49,8 @@ export class ProductionSitesService {
   private readonly cache: SiteKeyCache<SiteKeyPrincipal>;
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly sites: ProductionSitesRepository,
+    private readonly transactions: Transactions,
     private readonly journal: SecurityJournal,
     private readonly ownership: BrandOwnership,
     config: ConfigService<Environment, true>,
@@ -59,22 +59,18 @@ export class ProductionSitesService {
   }
 
   async create(ctx: BrandContext, input: CreateProductionSiteDto): Promise<SiteView> {
-    const sites = this.db.getRepository(ProductionSiteEntity);
-    return toSiteView(await sites.save(sites.create({ brandId: ctx.brandId, name: input.name.trim() })));
+    return toSiteView(await this.sites.insertSite(ctx.brandId, input.name.trim()));
   }
 
   async list(ctx: BrandContext): Promise<SiteView[]> {
-    const sites = await this.db
-      .getRepository(ProductionSiteEntity)
-      .find({ where: { brandId: ctx.brandId }, order: { id: 'ASC' } });
-    return sites.map(toSiteView);
+    return (await this.sites.sitesOfBrand(ctx.brandId)).map(toSiteView);
   }
 
   async update(ctx: BrandContext, siteId: number, change: UpdateProductionSiteDto): Promise<SiteView> {
     const site = await this.ownedSite(ctx, siteId);
     const next = { active: change.active ?? site.active, name: change.name?.trim() ?? site.name };
-    await this.db.transaction(async (tx) => {
-      await tx.getRepository(ProductionSiteEntity).update({ id: site.id }, next);
+    await this.transactions.run(async (tx) => {
+      await this.sites.updateSite(tx, site.id, next);
       if (next.active !== site.active) {
         await this.journal.recordWith(tx, ctx, {
           type: 'production_site_updated',
@@ -89,11 +85,12 @@ export class ProductionSitesService {
   async issueKey(ctx: BrandContext, siteId: number): Promise<SiteKeyView & { key: string }> {
     const site = await this.ownedSite(ctx, siteId);
     const key = generateSiteKey();
-    const saved = await this.db.transaction(async (tx) => {
-      const keys = tx.getRepository(SiteKeyEntity);
-      const row = await keys.save(
-        keys.create({ siteId: site.id, fingerprint: siteKeyFingerprint(key), createdBy: ctx.principal!.id }),
-      );
+    const saved = await this.transactions.run(async (tx) => {
+      const row = await this.sites.insertKey(tx, {
+        siteId: site.id,
+        fingerprint: siteKeyFingerprint(key),
+        createdBy: ctx.principal!.id,
+      });
       await this.journal.recordWith(tx, ctx, {
         type: 'site_key_issued',
         brandId: site.brandId,
@@ -107,15 +104,10 @@ export class ProductionSitesService {
 
   async revokeKey(ctx: BrandContext, siteId: number, keyId: number): Promise<SiteKeyView> {
     const site = await this.ownedSite(ctx, siteId);
-    const key = await this.db.getRepository(SiteKeyEntity).findOne({ where: { id: keyId, siteId: site.id } });
+    const key = await this.sites.keyOfSite(keyId, site.id);
     if (!key) return this.missingKey(ctx, keyId);
-    await this.db.transaction(async (tx) => {
-      const result = await changedRows<{ id: number }>(
-        tx,
-        'UPDATE site_keys SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL RETURNING id',
-        [key.id],
-      );
-      if (result.length > 0) {
+    await this.transactions.run(async (tx) => {
+      if (await this.sites.revokeKey(tx, key.id)) {
         await this.journal.recordWith(tx, ctx, {
           type: 'site_key_revoked',
           brandId: site.brandId,
@@ -123,8 +115,7 @@ export class ProductionSitesService {
         });
       }
     });
-    const revoked = await this.db.getRepository(SiteKeyEntity).findOneOrFail({ where: { id: key.id } });
-    return toKeyView(revoked);
+    return toKeyView(await this.sites.keyById(key.id));
   }
 
   /**
@@ -137,24 +128,7 @@ export class ProductionSitesService {
     const cacheKey = fingerprint.toString('hex');
     const cached = this.cache.get(cacheKey);
     if (cached) return cached.value;
-    const rows: Array<{
-      key_id: number;
-      fingerprint: Buffer;
-      site_id: number;
-      site_name: string;
-      brand_id: number;
-      brand_name: string;
-      brand_slug: string;
-    }> = await this.db.query(
-      `SELECT k.id AS key_id, k.fingerprint, s.id AS site_id, s.name AS site_name,
-              b.id AS brand_id, b.name AS brand_name, b.slug AS brand_slug
-         FROM site_keys k
-         JOIN production_sites s ON s.id = k.site_id
-         JOIN brands b ON b.id = s.brand_id
-        WHERE k.fingerprint = $1 AND k.revoked_at IS NULL AND s.active`,
-      [fingerprint],
-    );
-    const row = rows[0];
+    const row = await this.sites.usableKeyByFingerprint(fingerprint);
     const principal =
       row && timingSafeEqual(row.fingerprint, fingerprint)
         ? new SiteKeyPrincipal({
@@ -168,17 +142,14 @@ export class ProductionSitesService {
   }
 
   private async ownedSite(ctx: BrandContext, siteId: number): Promise<ProductionSiteEntity> {
-    const site = await this.db.getRepository(ProductionSiteEntity).findOne({ where: { id: siteId } });
+    const site = await this.sites.siteById(siteId);
     return this.ownership.assertOwned(ctx, site, { resource: 'production_site', id: siteId });
   }
 
   /** A key id that exists under another brand's site is a cross-brand attempt too. */
   private async missingKey(ctx: BrandContext, keyId: number): Promise<never> {
-    const rows: Array<{ brand_id: number }> = await this.db.query(
-      'SELECT s.brand_id FROM site_keys k JOIN production_sites s ON s.id = k.site_id WHERE k.id = $1',
-      [keyId],
-    );
-    await this.ownership.assertOwned(ctx, rows[0] ? { brandId: rows[0].brand_id } : null, {
+    const brandId = await this.sites.brandOfKey(keyId);
+    await this.ownership.assertOwned(ctx, brandId === null ? null : { brandId }, {
       resource: 'site_key',
       id: keyId,
     });
