@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import type { BrandContext } from '../common/context/request-context';
 import { ErrorText } from '../common/errors/error-texts';
-import { PreparedStatements, type Prepared } from '../database/prepared';
 import { BrandOwnership } from '../security-journal/brand-ownership';
+import { CatalogRepository, type SizeMatchRow as Row } from './catalog.repository';
 
 /** A catalog size an order or acceptance line resolved to, with its catalog price. */
 export interface ResolvedSize {
@@ -29,30 +27,10 @@ export interface Resolution {
   problems: string[];
 }
 
-interface Row {
-  product_id: number;
-  article: string;
-  storefront_article: string | null;
-  product_price: string;
-  size_id: number | null;
-  size_name: string | null;
-  name_key: string | null;
-  size_price: string | null;
-}
-
 /** How a line's size is compared with a catalog size's `name_key` (which is lower(name)). */
 export function sizeKeyOf(size: string): string {
   return size.trim().toLowerCase();
 }
-
-const matchBy = (column: 'article' | 'storefront_article'): Prepared => ({
-  name: `match_lines_by_${column}`,
-  text: `SELECT p.id AS product_id, p.article, p.storefront_article, p.price_kopeks AS product_price,
-                s.id AS size_id, s.name AS size_name, s.name_key, s.price_kopeks AS size_price
-           FROM products p LEFT JOIN product_sizes s ON s.product_id = p.id
-          WHERE p.brand_id = $1 AND p.${column} = ANY($2::text[])`,
-});
-const MATCH_BY = { article: matchBy('article'), storefront_article: matchBy('storefront_article') };
 
 /**
  * Resolves lines to catalog sizes within one brand: by the storefront article (the storefront
@@ -62,8 +40,7 @@ const MATCH_BY = { article: matchBy('article'), storefront_article: matchBy('sto
 @Injectable()
 export class CatalogMatcher {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
-    private readonly statements: PreparedStatements,
+    private readonly catalog: CatalogRepository,
     private readonly ownership: BrandOwnership,
   ) {}
 
@@ -77,13 +54,7 @@ export class CatalogMatcher {
 
   /** Sizes addressed by id: unknown ones are reported; another brand's is a cross-brand attempt (403). */
   async byIds(ctx: BrandContext, sizeIds: number[]): Promise<{ sizes: Map<number, ResolvedSize>; missing: number[] }> {
-    const rows: Array<Row & { brand_id: number }> = await this.db.query(
-      `SELECT p.id AS product_id, p.article, p.storefront_article, p.price_kopeks AS product_price, p.brand_id,
-              s.id AS size_id, s.name AS size_name, s.name_key, s.price_kopeks AS size_price
-         FROM product_sizes s JOIN products p ON p.id = s.product_id
-        WHERE s.id = ANY($1::int[])`,
-      [sizeIds],
-    );
+    const rows = await this.catalog.sizesByIds(sizeIds);
     for (const row of rows) {
       await this.ownership.assertOwned(ctx, { brandId: row.brand_id }, { resource: 'product_size', id: row.size_id! });
     }
@@ -98,7 +69,7 @@ export class CatalogMatcher {
     label: string,
   ): Promise<Resolution> {
     const articles = [...new Set(lines.map((l) => l.article))];
-    const rows = await this.statements.run<Row>(MATCH_BY[column], [brandId, articles]);
+    const rows = await this.catalog.matchByArticles(brandId, column, articles);
     const byArticle = new Map<string, Row[]>();
     for (const row of rows) {
       const key = column === 'article' ? row.article : row.storefront_article!;

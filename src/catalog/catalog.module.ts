@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { StockLedgerModule } from '../stock-ledger/stock-ledger.module';
 import { CatalogController } from './catalog.controller';
 import { CatalogMatcher } from './catalog-matcher';
+import { CatalogRepository } from './catalog.repository';
 import { CatalogService } from './catalog.service';
 import { ProductSizeEntity } from './product-size.entity';
 import { ProductEntity } from './product.entity';
@@ -12,7 +13,7 @@ import { SecurityJournalModule } from '../security-journal/security-journal.modu
 @Module({
   imports: [SecurityJournalModule, TypeOrmModule.forFeature([ProductEntity, ProductSizeEntity]), StockLedgerModule],
   controllers: [CatalogController],
-  providers: [CatalogService, CatalogMatcher],
+  providers: [CatalogRepository, CatalogService, CatalogMatcher],
   exports: [CatalogService, CatalogMatcher],
 })
 export class CatalogModule {}

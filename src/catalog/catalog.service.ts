@@ -1,17 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In } from 'typeorm';
 import type { BrandContext } from '../common/context/request-context';
 import { AppError } from '../common/errors/app-error';
 import { ErrorText } from '../common/errors/error-texts';
 import { isUniqueViolation } from '../common/errors/pg-errors';
+import { Transactions, type Tx } from '../database/transactions';
 import { StockLedger } from '../stock-ledger/stock-ledger';
 import { BrandOwnership } from '../security-journal/brand-ownership';
 import type { CreateProductDto } from './dto/create-product.dto';
 import type { SizeDto } from './dto/size.dto';
 import type { UpdateProductDto } from './dto/update-product.dto';
-import { ProductSizeEntity } from './product-size.entity';
-import { ProductEntity } from './product.entity';
+import { CatalogRepository, type ProductChange, type StockLevelRow } from './catalog.repository';
+import type { ProductEntity } from './product.entity';
 
 export interface SizeView {
   id: number;
@@ -35,7 +34,8 @@ const sizeKey = (name: string) => name.trim().toLowerCase();
 @Injectable()
 export class CatalogService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly catalog: CatalogRepository,
+    private readonly transactions: Transactions,
     private readonly ledger: StockLedger,
     private readonly ownership: BrandOwnership,
   ) {}
@@ -44,17 +44,15 @@ export class CatalogService {
     const brandId = ctx.brandId;
     assertDistinctSizes(input.sizes ?? []);
     const productId = await this.translateClashes(() =>
-      this.db.transaction(async (tx) => {
-        const product = await tx.getRepository(ProductEntity).save(
-          tx.getRepository(ProductEntity).create({
-            brandId,
-            name: input.name.trim(),
-            article: input.article.trim(),
-            storefrontArticle: input.storefrontArticle?.trim() ?? null,
-            priceKopeks: input.priceKopeks,
-            attributes: input.attributes ?? {},
-          }),
-        );
+      this.transactions.run(async (tx) => {
+        const product = await this.catalog.insertProduct(tx, {
+          brandId,
+          name: input.name.trim(),
+          article: input.article.trim(),
+          storefrontArticle: input.storefrontArticle?.trim() ?? null,
+          priceKopeks: input.priceKopeks,
+          attributes: input.attributes ?? {},
+        });
         await this.addSizes(tx, ctx, product, input.sizes ?? []);
         return product.id;
       }),
@@ -66,29 +64,23 @@ export class CatalogService {
     const product = await this.owned(ctx, productId);
     assertDistinctSizes(input.sizes ?? []);
     await this.translateClashes(() =>
-      this.db.transaction(async (tx) => {
-        const change: Partial<Pick<ProductEntity, 'name' | 'article' | 'storefrontArticle' | 'priceKopeks'>> = {};
+      this.transactions.run(async (tx) => {
+        const change: ProductChange = {};
         if (input.name !== undefined) change.name = input.name.trim();
         if (input.article !== undefined) change.article = input.article.trim();
         if (input.storefrontArticle !== undefined) change.storefrontArticle = input.storefrontArticle?.trim() ?? null;
         if (input.priceKopeks !== undefined) change.priceKopeks = input.priceKopeks;
-        if (Object.keys(change).length > 0) await tx.getRepository(ProductEntity).update({ id: product.id }, change);
-        if (input.attributes !== undefined) {
-          // Replaced as a whole document, not merged.
-          await tx.query('UPDATE products SET attributes = $2::jsonb, updated_at = now() WHERE id = $1', [
-            product.id,
-            JSON.stringify(input.attributes),
-          ]);
-        }
+        await this.catalog.updateProduct(tx, product.id, change);
+        if (input.attributes !== undefined) await this.catalog.replaceAttributes(tx, product.id, input.attributes);
 
-        const existing = await tx.getRepository(ProductSizeEntity).find({ where: { productId: product.id } });
+        const existing = await this.catalog.sizesOfProduct(tx, product.id);
         const byKey = new Map(existing.map((s) => [s.nameKey, s]));
         const added: SizeDto[] = [];
         for (const size of input.sizes ?? []) {
           const current = byKey.get(sizeKey(size.name));
           if (!current) added.push(size);
           else if (size.priceKopeks !== undefined) {
-            await tx.getRepository(ProductSizeEntity).update({ id: current.id }, { priceKopeks: size.priceKopeks });
+            await this.catalog.setSizePrice(tx, current.id, size.priceKopeks);
           }
         }
         await this.addSizes(tx, ctx, product, added);
@@ -98,10 +90,7 @@ export class CatalogService {
   }
 
   async list(ctx: BrandContext): Promise<ProductView[]> {
-    const products = await this.db
-      .getRepository(ProductEntity)
-      .find({ where: { brandId: ctx.brandId }, order: { id: 'ASC' } });
-    return this.views(products);
+    return this.views(await this.catalog.productsOfBrand(ctx.brandId));
   }
 
   async get(ctx: BrandContext, productId: number): Promise<ProductView> {
@@ -110,28 +99,25 @@ export class CatalogService {
 
   /** The brand's whole catalog with stock, for the production API. */
   async catalogOf(brandId: number): Promise<ProductView[]> {
-    const products = await this.db.getRepository(ProductEntity).find({ where: { brandId }, order: { id: 'ASC' } });
-    return this.views(products);
+    return this.views(await this.catalog.productsOfBrand(brandId));
   }
 
-  private async addSizes(
-    tx: EntityManager,
-    ctx: BrandContext,
-    product: ProductEntity,
-    sizes: SizeDto[],
-  ): Promise<void> {
+  /** The brand's sizes with their stock, by product; only those below zero, lowest first, when `shortOnly`. */
+  stockLevels(brandId: number, shortOnly = false): Promise<StockLevelRow[]> {
+    return this.catalog.stockLevels(brandId, shortOnly);
+  }
+
+  private async addSizes(tx: Tx, ctx: BrandContext, product: ProductEntity, sizes: SizeDto[]): Promise<void> {
     if (sizes.length === 0) return;
-    const saved = await tx.getRepository(ProductSizeEntity).save(
-      sizes.map((size) =>
-        tx.getRepository(ProductSizeEntity).create({
-          productId: product.id,
-          brandId: product.brandId,
-          name: size.name.trim(),
-          nameKey: sizeKey(size.name),
-          priceKopeks: size.priceKopeks ?? null,
-          stock: 0,
-        }),
-      ),
+    const saved = await this.catalog.insertSizes(
+      tx,
+      sizes.map((size) => ({
+        productId: product.id,
+        brandId: product.brandId,
+        name: size.name.trim(),
+        nameKey: sizeKey(size.name),
+        priceKopeks: size.priceKopeks ?? null,
+      })),
     );
     // Initial stock goes through the ledger like every other change.
     await this.ledger.apply(
@@ -143,20 +129,17 @@ export class CatalogService {
   }
 
   private async owned(ctx: BrandContext, productId: number): Promise<ProductEntity> {
-    const product = await this.db.getRepository(ProductEntity).findOne({ where: { id: productId } });
+    const product = await this.catalog.productById(productId);
     return this.ownership.assertOwned(ctx, product, { resource: 'product', id: productId });
   }
 
   private async view(productId: number): Promise<ProductView> {
-    const product = await this.db.getRepository(ProductEntity).findOneByOrFail({ id: productId });
-    return (await this.views([product]))[0];
+    return (await this.views([(await this.catalog.productById(productId))!]))[0];
   }
 
   private async views(products: ProductEntity[]): Promise<ProductView[]> {
     if (products.length === 0) return [];
-    const sizes = await this.db
-      .getRepository(ProductSizeEntity)
-      .find({ where: { productId: In(products.map((p) => p.id)) }, order: { id: 'ASC' } });
+    const sizes = await this.catalog.sizesOfProducts(products.map((p) => p.id));
     return products.map((p) => ({
       id: p.id,
       name: p.name,

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AcceptanceEntity } from './acceptance.entity';
+import { AcceptancesRepository } from './acceptances.repository';
 import { CatalogModule } from '../catalog/catalog.module';
 import { InventoryController } from './inventory.controller';
 import { InventoryService } from './inventory.service';
@@ -10,7 +11,7 @@ import { StockLedgerModule } from '../stock-ledger/stock-ledger.module';
 @Module({
   imports: [TypeOrmModule.forFeature([AcceptanceEntity]), CatalogModule, StockLedgerModule],
   controllers: [InventoryController],
-  providers: [InventoryService],
+  providers: [AcceptancesRepository, InventoryService],
   exports: [InventoryService],
 })
 export class InventoryModule {}

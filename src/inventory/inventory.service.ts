@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { CatalogMatcher } from '../catalog/catalog-matcher';
+import { CatalogService } from '../catalog/catalog.service';
 import type { BrandContext } from '../common/context/request-context';
 import { AppError } from '../common/errors/app-error';
+import { Transactions } from '../database/transactions';
+import { AcceptancesRepository } from './acceptances.repository';
 import type { AcceptanceItemDto } from './dto/acceptance.dto';
 import type { AdjustmentDto } from './dto/adjustment.dto';
 import { StockLedger } from '../stock-ledger/stock-ledger';
@@ -13,25 +14,15 @@ const actorOf = (ctx: BrandContext) => ({ kind: ctx.principal?.kind ?? null, id:
 @Injectable()
 export class InventoryService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly transactions: Transactions,
+    private readonly acceptances: AcceptancesRepository,
     private readonly ledger: StockLedger,
     private readonly matcher: CatalogMatcher,
+    private readonly catalog: CatalogService,
   ) {}
 
   async stock(ctx: BrandContext) {
-    const rows: Array<{
-      product_id: number;
-      size_id: number;
-      article: string;
-      storefront_article: string | null;
-      size: string;
-      stock: number;
-    }> = await this.db.query(
-      `SELECT s.product_id, s.id AS size_id, p.article, p.storefront_article, s.name AS size, s.stock
-           FROM product_sizes s JOIN products p ON p.id = s.product_id
-          WHERE s.brand_id = $1 ORDER BY p.id, s.id`,
-      [ctx.brandId],
-    );
+    const rows = await this.catalog.stockLevels(ctx.brandId);
     return {
       items: rows.map((r) => ({
         productId: r.product_id,
@@ -48,7 +39,7 @@ export class InventoryService {
     const { sizes, missing } = await this.matcher.byIds(ctx, [input.sizeId]);
     if (missing.length > 0) throw AppError.notFound();
     const size = sizes.get(input.sizeId)!;
-    const stock = await this.db.transaction((tx) =>
+    const stock = await this.transactions.run((tx) =>
       this.ledger.apply(
         tx,
         ctx.brandId,
@@ -69,23 +60,7 @@ export class InventoryService {
     // A filter addresses a record as a path does: another brand's size is a 403, not an empty list.
     if (query.sizeId !== undefined && (await this.matcher.byIds(ctx, [query.sizeId])).missing.length > 0)
       throw AppError.notFound();
-    const rows: Array<{
-      id: string;
-      size_id: number;
-      delta: number;
-      reason: string;
-      order_id: number | null;
-      acceptance_id: number | null;
-      note: string | null;
-      actor_kind: string | null;
-      actor_id: number | null;
-      created_at: Date;
-    }> = await this.db.query(
-      `SELECT id, size_id, delta, reason, order_id, acceptance_id, note, actor_kind, actor_id, created_at
-         FROM stock_movements WHERE brand_id = $1 AND ($2::int IS NULL OR size_id = $2)
-        ORDER BY id DESC LIMIT $3`,
-      [ctx.brandId, query.sizeId ?? null, query.limit],
-    );
+    const rows = await this.ledger.movements(ctx.brandId, query.sizeId, query.limit);
     return {
       items: rows.map((r) => ({
         id: Number(r.id),
@@ -106,12 +81,9 @@ export class InventoryService {
     const brandId = ctx.brandId;
     const { lines, problems } = await this.matcher.byArticle(brandId, items);
     if (problems.length > 0) throw AppError.unprocessable(problems[0], problems);
-    return this.db.transaction(async (tx) => {
-      const inserted: Array<{ id: number; created_at: Date }> = await tx.query(
-        'INSERT INTO acceptances (brand_id, site_id) VALUES ($1, $2) RETURNING id, created_at',
-        [brandId, siteId],
-      );
-      const acceptanceId = inserted[0].id;
+    return this.transactions.run(async (tx) => {
+      const acceptance = await this.acceptances.insert(tx, brandId, siteId);
+      const acceptanceId = acceptance.id;
       const stock = await this.ledger.apply(
         tx,
         brandId,
@@ -126,7 +98,7 @@ export class InventoryService {
       return {
         id: acceptanceId,
         siteId: siteId,
-        createdAt: inserted[0].created_at.toISOString(),
+        createdAt: acceptance.createdAt.toISOString(),
         items: items.map((item, i) => ({
           productId: lines[i]!.productId,
           sizeId: lines[i]!.sizeId,
@@ -141,19 +113,7 @@ export class InventoryService {
 
   /** What the production sites should make: every size below zero, with the quantity short. */
   async queue(brandId: number) {
-    const rows: Array<{
-      product_id: number;
-      size_id: number;
-      article: string;
-      name: string;
-      size: string;
-      stock: number;
-    }> = await this.db.query(
-      `SELECT s.product_id, s.id AS size_id, p.article, p.name, s.name AS size, s.stock
-         FROM product_sizes s JOIN products p ON p.id = s.product_id
-        WHERE s.brand_id = $1 AND s.stock < 0 ORDER BY s.stock, s.id`,
-      [brandId],
-    );
+    const rows = await this.catalog.stockLevels(brandId, true);
     return {
       items: rows.map((r) => ({
         productId: r.product_id,

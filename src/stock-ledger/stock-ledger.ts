@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { AppError } from '../common/errors/app-error';
 import { ErrorText } from '../common/errors/error-texts';
 import { isOutOfRange } from '../common/errors/pg-errors';
@@ -13,6 +14,19 @@ export interface StockChange {
   orderId?: number | null;
   acceptanceId?: number | null;
   note?: string | null;
+}
+
+export interface MovementRow {
+  id: string;
+  size_id: number;
+  delta: number;
+  reason: StockReason;
+  order_id: number | null;
+  acceptance_id: number | null;
+  note: string | null;
+  actor_kind: string | null;
+  actor_id: number | null;
+  created_at: Date;
 }
 
 export interface LedgerActor {
@@ -53,6 +67,10 @@ export const LedgerSql = {
     `INSERT INTO stock_movements (brand_id, size_id, delta, reason, order_id, acceptance_id, note, actor_kind, actor_id) ${select}`,
 };
 
+const MOVEMENTS = `SELECT id, size_id, delta, reason, order_id, acceptance_id, note, actor_kind, actor_id, created_at
+   FROM stock_movements WHERE brand_id = $1 AND ($2::int IS NULL OR size_id = $2)
+  ORDER BY id DESC LIMIT $3`;
+
 const APPLY_CHANGES: Prepared = {
   name: 'apply_stock_changes',
   text: `WITH locked AS (${LedgerSql.lockSizes('$1')}),
@@ -82,7 +100,15 @@ function totalsBySize(changes: Array<{ sizeId: number; delta: number }>): { size
  */
 @Injectable()
 export class StockLedger {
-  constructor(private readonly statements: PreparedStatements) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly statements: PreparedStatements,
+  ) {}
+
+  /** The brand's ledger rows, newest first; of one size when `sizeId` is given. */
+  movements(brandId: number, sizeId: number | undefined, limit: number): Promise<MovementRow[]> {
+    return this.db.query(MOVEMENTS, [brandId, sizeId ?? null, limit]);
+  }
 
   /** Applies the changes; returns each touched size's new stock. */
   async apply(

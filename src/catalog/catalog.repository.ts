@@ -1,0 +1,131 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, In } from 'typeorm';
+import { PreparedStatements, type Prepared } from '../database/prepared';
+import type { Tx } from '../database/transactions';
+import { ProductSizeEntity } from './product-size.entity';
+import { ProductEntity } from './product.entity';
+
+/** A product and one of its sizes (or none, for a product without sizes), as line matching reads them. */
+export interface SizeMatchRow {
+  product_id: number;
+  article: string;
+  storefront_article: string | null;
+  product_price: string;
+  size_id: number | null;
+  size_name: string | null;
+  name_key: string | null;
+  size_price: string | null;
+}
+
+export interface StockLevelRow {
+  product_id: number;
+  size_id: number;
+  article: string;
+  storefront_article: string | null;
+  name: string;
+  size: string;
+  stock: number;
+}
+
+export type NewProduct = Pick<
+  ProductEntity,
+  'brandId' | 'name' | 'article' | 'storefrontArticle' | 'priceKopeks' | 'attributes'
+>;
+export type ProductChange = Partial<Pick<ProductEntity, 'name' | 'article' | 'storefrontArticle' | 'priceKopeks'>>;
+export type NewSize = Pick<ProductSizeEntity, 'productId' | 'brandId' | 'name' | 'nameKey' | 'priceKopeks'>;
+
+const MATCH_COLUMNS = `p.id AS product_id, p.article, p.storefront_article, p.price_kopeks AS product_price,
+       s.id AS size_id, s.name AS size_name, s.name_key, s.price_kopeks AS size_price`;
+
+const matchBy = (column: 'article' | 'storefront_article'): Prepared => ({
+  name: `match_lines_by_${column}`,
+  text: `SELECT ${MATCH_COLUMNS}
+           FROM products p LEFT JOIN product_sizes s ON s.product_id = p.id
+          WHERE p.brand_id = $1 AND p.${column} = ANY($2::text[])`,
+});
+const MATCH_BY = { article: matchBy('article'), storefront_article: matchBy('storefront_article') };
+
+/** The products and product_sizes tables (the stock column is written by the stock ledger only). */
+@Injectable()
+export class CatalogRepository {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly statements: PreparedStatements,
+  ) {}
+
+  insertProduct(tx: Tx, product: NewProduct): Promise<ProductEntity> {
+    const products = tx.getRepository(ProductEntity);
+    return products.save(products.create(product));
+  }
+
+  async updateProduct(tx: Tx, productId: number, change: ProductChange): Promise<void> {
+    if (Object.keys(change).length > 0) await tx.getRepository(ProductEntity).update({ id: productId }, change);
+  }
+
+  /** Replaces the attributes as a whole document, not merged. */
+  async replaceAttributes(tx: Tx, productId: number, attributes: Record<string, unknown>): Promise<void> {
+    await tx.query('UPDATE products SET attributes = $2::jsonb, updated_at = now() WHERE id = $1', [
+      productId,
+      JSON.stringify(attributes),
+    ]);
+  }
+
+  /** New sizes start at zero stock: their initial stock goes through the ledger. */
+  insertSizes(tx: Tx, sizes: NewSize[]): Promise<ProductSizeEntity[]> {
+    const repo = tx.getRepository(ProductSizeEntity);
+    return repo.save(sizes.map((size) => repo.create({ ...size, stock: 0 })));
+  }
+
+  async setSizePrice(tx: Tx, sizeId: number, priceKopeks: number | null): Promise<void> {
+    await tx.getRepository(ProductSizeEntity).update({ id: sizeId }, { priceKopeks });
+  }
+
+  sizesOfProduct(tx: Tx, productId: number): Promise<ProductSizeEntity[]> {
+    return tx.getRepository(ProductSizeEntity).find({ where: { productId } });
+  }
+
+  sizesOfProducts(productIds: number[]): Promise<ProductSizeEntity[]> {
+    return this.db
+      .getRepository(ProductSizeEntity)
+      .find({ where: { productId: In(productIds) }, order: { id: 'ASC' } });
+  }
+
+  productsOfBrand(brandId: number): Promise<ProductEntity[]> {
+    return this.db.getRepository(ProductEntity).find({ where: { brandId }, order: { id: 'ASC' } });
+  }
+
+  productById(productId: number): Promise<ProductEntity | null> {
+    return this.db.getRepository(ProductEntity).findOne({ where: { id: productId } });
+  }
+
+  /** The brand's products with these articles (or storefront articles), each with its sizes. */
+  matchByArticles(
+    brandId: number,
+    column: 'article' | 'storefront_article',
+    articles: string[],
+  ): Promise<SizeMatchRow[]> {
+    return this.statements.run<SizeMatchRow>(MATCH_BY[column], [brandId, articles]);
+  }
+
+  /** Sizes by id, whatever their brand (the caller checks ownership). */
+  sizesByIds(sizeIds: number[]): Promise<Array<SizeMatchRow & { brand_id: number }>> {
+    return this.db.query(
+      `SELECT ${MATCH_COLUMNS}, p.brand_id
+         FROM product_sizes s JOIN products p ON p.id = s.product_id
+        WHERE s.id = ANY($1::int[])`,
+      [sizeIds],
+    );
+  }
+
+  /** The brand's sizes with their stock, by product then size; only those below zero when `shortOnly`. */
+  stockLevels(brandId: number, shortOnly: boolean): Promise<StockLevelRow[]> {
+    return this.db.query(
+      `SELECT s.product_id, s.id AS size_id, p.article, p.storefront_article, p.name, s.name AS size, s.stock
+         FROM product_sizes s JOIN products p ON p.id = s.product_id
+        WHERE s.brand_id = $1 AND (NOT $2 OR s.stock < 0)
+        ORDER BY ${shortOnly ? 's.stock, s.id' : 'p.id, s.id'}`,
+      [brandId, shortOnly],
+    );
+  }
+}
