@@ -8,7 +8,8 @@ const EXPORTED = {
   'inbound-events': ['inbound-events.ts'],
   outbox: ['outbox.ts', 'outbox-jobs.repository.ts'],
   orders: ['order-lifecycle.ts', 'order-fulfilment.ts', 'carrier-status.ts', 'follow-up-data.ts'],
-  catalog: ['catalog-matcher.ts', 'catalog.service.ts'],
+  catalog: ['catalog-matcher.ts', 'catalog.service.ts', 'catalog.sql.ts'],
+  identity: ['identity.sql.ts', 'brands.service.ts', 'users.service.ts'],
   inventory: ['inventory.service.ts'],
 };
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

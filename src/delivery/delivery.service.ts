@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { AppError } from '../common/errors/app-error';
 import { InboundEvents } from '../inbound-events/inbound-events';
 import { Outbox } from '../outbox/outbox';
 import { OrderLifecycle } from '../orders/order-lifecycle';
 import type { CarrierEventDto } from './dto/carrier-event.dto';
+import { Transactions } from '../database/transactions';
 
 /**
  * Carrier status events (contract §7), applied per shipment in occurredAt order: an event older
@@ -15,7 +14,7 @@ import type { CarrierEventDto } from './dto/carrier-event.dto';
 @Injectable()
 export class DeliveryService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly transactions: Transactions,
     private readonly events: InboundEvents,
     private readonly lifecycle: OrderLifecycle,
     private readonly outbox: Outbox,
@@ -23,7 +22,7 @@ export class DeliveryService {
 
   async handle(event: CarrierEventDto): Promise<{ ok: true; duplicate?: true }> {
     const occurredAt = new Date(event.occurredAt);
-    return this.db.transaction(async (tx) => {
+    return this.transactions.run(async (tx) => {
       const order = await this.lifecycle.lockByShipment(tx, event);
       if (!order) throw AppError.notFound();
 

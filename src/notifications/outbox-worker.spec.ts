@@ -1,5 +1,5 @@
 import type { ConfigService } from '@nestjs/config';
-import type { DataSource } from 'typeorm';
+import type { Transactions } from '../database/transactions';
 import type { Environment } from '../config/environment';
 import type { OutboxJobs } from '../outbox/outbox-jobs.repository';
 import type { OutboxHandlers } from './outbox-handlers';
@@ -16,7 +16,7 @@ const defaults: Record<string, unknown> = {
 
 describe('OutboxWorker.backoffMs (contract §7: first retry within 5 s, doubling up to 5 minutes)', () => {
   const worker = new OutboxWorker(
-    {} as DataSource,
+    {} as Transactions,
     {} as OutboxJobs,
     {} as OutboxHandlers,
     { get: (key: string) => defaults[key] } as unknown as ConfigService<Environment, true>,

@@ -1,12 +1,11 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
 import type { Environment } from '../config/environment';
 import { OutboxJobs } from '../outbox/outbox-jobs.repository';
 import { JobLease } from './job-lease';
 import { ClaimedJob, OutboxHandlers } from './outbox-handlers';
+import { Transactions } from '../database/transactions';
 
 const BATCH = 10;
 
@@ -32,7 +31,7 @@ export class OutboxWorker implements OnApplicationBootstrap, OnApplicationShutdo
   private stopped = false;
 
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly transactions: Transactions,
     private readonly jobs: OutboxJobs,
     private readonly handlers: OutboxHandlers,
     config: ConfigService<Environment, true>,
@@ -86,7 +85,7 @@ export class OutboxWorker implements OnApplicationBootstrap, OnApplicationShutdo
     if (this.stopped || !lease.holds(job.id)) return lease.release(job.id);
     try {
       const commit = await this.handlers.run(job, lease.signal(job.id));
-      await this.db.transaction(async (tx) => {
+      await this.transactions.run(async (tx) => {
         await commit?.(tx);
         // The lease ran out and another worker owns the job now: leave it to that worker.
         if (!(await this.jobs.finish(tx, job.id, token))) throw new LeaseLost();
@@ -102,7 +101,7 @@ export class OutboxWorker implements OnApplicationBootstrap, OnApplicationShutdo
   private async recordFailure(job: ClaimedJob, token: string, ageSeconds: number, message: string): Promise<void> {
     const lastError = message.slice(0, 1000);
     if (ageSeconds >= this.giveUpAfterSeconds) {
-      await this.db.transaction(async (tx) => {
+      await this.transactions.run(async (tx) => {
         if (await this.jobs.giveUp(tx, job.id, token, lastError)) await this.handlers.giveUp(tx, job, lastError);
       });
       return;

@@ -1,7 +1,9 @@
-import type { EntityManager } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import type { PreparedStatements } from '../database/prepared';
 import type { Outbox } from '../outbox/outbox';
 import type { StockLedger } from '../stock-ledger/stock-ledger';
 import { OrderLifecycle, type PayableOrder } from './order-lifecycle';
+import { OrdersRepository } from './orders.repository';
 
 const order = (over: Partial<PayableOrder>): PayableOrder => ({
   id: 7,
@@ -21,7 +23,8 @@ describe('OrderLifecycle.markPaid', () => {
   const tx = { query: async (sql: string) => (statements.push(sql), []) } as unknown as EntityManager;
   const ledger = { apply: jest.fn(async () => new Map([[1, 3]])) };
   const outbox = { enqueue: async () => undefined } as unknown as Outbox;
-  const lifecycle = new OrderLifecycle(ledger as unknown as StockLedger, outbox);
+  const orders = new OrdersRepository({} as DataSource, {} as PreparedStatements);
+  const lifecycle = new OrderLifecycle(orders, ledger as unknown as StockLedger, outbox);
   beforeEach(() => {
     statements.length = 0;
     ledger.apply.mockClear();

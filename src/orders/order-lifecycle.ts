@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { AppError } from '../common/errors/app-error';
 import { ErrorText } from '../common/errors/error-texts';
+import type { Tx } from '../database/transactions';
 import type { CarrierStatus } from './carrier-status';
 import { StockLedger } from '../stock-ledger/stock-ledger';
 import { Outbox, type OutboxEntry } from '../outbox/outbox';
 import type { OrderStatus } from './order.entity';
 import { canMove, statusAfterCarrier } from './order-transitions';
+import { OrdersRepository } from './orders.repository';
 
 /** An order locked for a payment event, with what the event is checked against. */
 export interface PayableOrder {
@@ -39,27 +40,13 @@ export interface ShippedOrder {
 @Injectable()
 export class OrderLifecycle {
   constructor(
+    private readonly orders: OrdersRepository,
     private readonly ledger: StockLedger,
     private readonly outbox: Outbox,
   ) {}
 
-  async lockByNumber(tx: EntityManager, orderNumber: string): Promise<PayableOrder | null> {
-    const rows: Array<{
-      id: number;
-      brand_id: number;
-      order_number: string;
-      status: OrderStatus;
-      total_kopeks: string;
-      payment_status: string;
-      stock_deducted_at: Date | null;
-      carrier_order_uuid: string | null;
-      recipient_email: string | null;
-    }> = await tx.query(
-      `SELECT id, brand_id, order_number, status, total_kopeks, payment_status, stock_deducted_at, carrier_order_uuid, recipient_email
-         FROM orders WHERE order_number = $1 FOR UPDATE`,
-      [orderNumber],
-    );
-    const row = rows[0];
+  async lockByNumber(tx: Tx, orderNumber: string): Promise<PayableOrder | null> {
+    const row = await this.orders.lockByNumber(tx, orderNumber);
     if (!row) return null;
     return {
       id: row.id,
@@ -79,14 +66,11 @@ export class OrderLifecycle {
    * paid, and its follow-ups are queued: the shipment (unless the storefront registered it), the
    * staff mail, the buyer's mail.
    */
-  async markPaid(tx: EntityManager, order: PayableOrder, paidAt: Date): Promise<void> {
+  async markPaid(tx: Tx, order: PayableOrder, paidAt: Date): Promise<void> {
     const status = order.status === 'paid' ? 'paid' : this.moved(order.status, 'paid');
     let shortage = false;
     if (!order.stockDeducted) {
-      const lines: Array<{ size_id: number; quantity: number }> = await tx.query(
-        'SELECT size_id, quantity FROM order_items WHERE order_id = $1 ORDER BY line',
-        [order.id],
-      );
+      const lines = await this.orders.lines(order.id, tx);
       const stock = await this.ledger.apply(
         tx,
         order.brandId,
@@ -100,12 +84,7 @@ export class OrderLifecycle {
       );
       shortage = [...stock.values()].some((level) => level < 0);
     }
-    await tx.query(
-      `UPDATE orders SET payment_status = 'paid', status = $4, paid_at = $2,
-              stock_deducted_at = COALESCE(stock_deducted_at, now()), stock_shortage = stock_shortage OR $3
-        WHERE id = $1`,
-      [order.id, paidAt, shortage, status],
-    );
+    await this.orders.setPaid(tx, order.id, { status, paidAt, shortage });
     const jobs: OutboxEntry[] = [];
     // A storefront that registered the shipment itself sent its carrier id already.
     if (!order.registeredWithCarrier) {
@@ -131,22 +110,14 @@ export class OrderLifecycle {
   }
 
   async lockByShipment(
-    tx: EntityManager,
+    tx: Tx,
     shipment: { carrierOrderUuid?: string; trackingNumber?: string },
   ): Promise<ShippedOrder | null> {
-    const rows: Array<{
-      id: number;
-      status: OrderStatus;
-      delivery_status: string | null;
-      delivery_status_at: Date | null;
-      recipient_email: string | null;
-    }> = await tx.query(
-      `SELECT id, status, delivery_status, delivery_status_at, recipient_email FROM orders
-          WHERE ($1::text IS NOT NULL AND carrier_order_uuid = $1) OR ($2::text IS NOT NULL AND carrier_tracking_number = $2)
-          ORDER BY id LIMIT 1 FOR UPDATE`,
-      [shipment.carrierOrderUuid ?? null, shipment.trackingNumber ?? null],
+    const row = await this.orders.lockByShipment(
+      tx,
+      shipment.carrierOrderUuid ?? null,
+      shipment.trackingNumber ?? null,
     );
-    const row = rows[0];
     if (!row) return null;
     return {
       id: row.id,
@@ -159,40 +130,26 @@ export class OrderLifecycle {
 
   /** A carrier status, the newest so far: kept as the delivery status, and the order moved as the table allows. */
   async applyCarrierStatus(
-    tx: EntityManager,
+    tx: Tx,
     order: ShippedOrder,
     event: { status: CarrierStatus; occurredAt: Date; trackingNumber?: string },
   ): Promise<void> {
-    await tx.query(
-      `UPDATE orders SET delivery_status = $2, delivery_status_at = $3, status = $4,
-              carrier_tracking_number = COALESCE(carrier_tracking_number, $5)
-        WHERE id = $1`,
-      [
-        order.id,
-        event.status,
-        event.occurredAt,
-        statusAfterCarrier(order.status, event.status),
-        event.trackingNumber ?? null,
-      ],
-    );
+    await this.orders.setDelivery(tx, order.id, {
+      deliveryStatus: event.status,
+      at: event.occurredAt,
+      status: statusAfterCarrier(order.status, event.status),
+      trackingNumber: event.trackingNumber ?? null,
+    });
   }
 
   /** The carrier registered the shipment: its ids, once (a repeated answer changes nothing). */
-  async recordShipment(
-    tx: EntityManager,
-    orderId: number,
-    shipment: { uuid: string; trackingNumber: string },
-  ): Promise<void> {
-    await tx.query(
-      `UPDATE orders SET carrier_order_uuid = $2, carrier_tracking_number = $3, carrier_registration_failed_at = NULL
-        WHERE id = $1 AND carrier_order_uuid IS NULL`,
-      [orderId, shipment.uuid, shipment.trackingNumber],
-    );
+  async recordShipment(tx: Tx, orderId: number, shipment: { uuid: string; trackingNumber: string }): Promise<void> {
+    await this.orders.setShipment(tx, orderId, shipment);
   }
 
   /** Registration gave up after the retry window: flagged for staff. */
-  async flagShipmentFailed(tx: EntityManager, orderId: number): Promise<void> {
-    await tx.query('UPDATE orders SET carrier_registration_failed_at = now() WHERE id = $1', [orderId]);
+  async flagShipmentFailed(tx: Tx, orderId: number): Promise<void> {
+    await this.orders.setShipmentFailed(tx, orderId);
   }
 
   /** The target status, or a 409 when the table does not list the move. */

@@ -1,3 +1,4 @@
+import { CatalogSql } from '../catalog/catalog.sql';
 import { LedgerSql } from '../stock-ledger/stock-ledger';
 import { enqueueSql } from '../outbox/outbox';
 import { NamedParameters } from '../database/named-parameters';
@@ -120,15 +121,12 @@ const A = ACCEPT_STOREFRONT_ORDER_PARAMS.$;
 export const ACCEPT_STOREFRONT_ORDER: Prepared = {
   name: 'accept_storefront_order',
   text: `WITH earlier AS (${earlierOrderSql(A.brandId, A.partnerOrderId)}),
-       matched AS (
-         SELECT l.line::int AS line, p.id AS product_id, s.id AS size_id, p.article, p.storefront_article, s.name AS size,
-                l.quantity, COALESCE(l.price, s.price_kopeks, p.price_kopeks) AS price
-           FROM unnest(${A.storefrontArticles}::text[], ${A.sizeKeys}::text[], ${A.quantities}::int[], ${A.givenPrices}::bigint[])
-                WITH ORDINALITY AS l(article, size_key, quantity, price, line)
-           JOIN products p ON p.brand_id = ${A.brandId} AND p.storefront_article = l.article
-           JOIN product_sizes s ON s.product_id = p.id AND s.name_key = l.size_key
-          WHERE NOT EXISTS (SELECT 1 FROM earlier)
-       ),
+       matched AS (${CatalogSql.matchStorefrontLines({
+         brandId: A.brandId,
+         lines: `unnest(${A.storefrontArticles}::text[], ${A.sizeKeys}::text[], ${A.quantities}::int[], ${A.givenPrices}::bigint[])
+                 WITH ORDINALITY AS l(article, size_key, quantity, price, line)`,
+         condition: 'NOT EXISTS (SELECT 1 FROM earlier)',
+       })}),
        ready AS (SELECT NOT EXISTS (SELECT 1 FROM earlier) AND (SELECT count(*) FROM matched) = cardinality(${A.storefrontArticles}::text[]) AS ok),
        per_size AS (SELECT size_id AS id, -sum(quantity)::int AS delta FROM matched WHERE (SELECT ok FROM ready) GROUP BY size_id),
        locked AS (${LedgerSql.lockSizes('(SELECT array_agg(id) FROM per_size)')}),

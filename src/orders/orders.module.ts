@@ -8,6 +8,7 @@ import { OrderFulfilment } from './order-fulfilment';
 import { OrderLifecycle } from './order-lifecycle';
 import { OrderWriter } from './order-writer';
 import { OrdersController } from './orders.controller';
+import { OrdersRepository } from './orders.repository';
 import { OrdersService } from './orders.service';
 import { PartnerWebhookController } from './partner-webhook.controller';
 import { PartnerWebhookService } from './partner-webhook.service';
@@ -25,7 +26,15 @@ import { OutboxModule } from '../outbox/outbox.module';
     StockLedgerModule,
   ],
   controllers: [OrdersController, PartnerWebhookController],
-  providers: [OrdersService, OrderWriter, PartnerWebhookService, OrderFulfilment, OrderLifecycle, RecentOrders],
+  providers: [
+    OrdersRepository,
+    OrdersService,
+    OrderWriter,
+    PartnerWebhookService,
+    OrderFulfilment,
+    OrderLifecycle,
+    RecentOrders,
+  ],
   exports: [OrdersService, OrderFulfilment, OrderLifecycle],
 })
 export class OrdersModule {}

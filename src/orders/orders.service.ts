@@ -1,24 +1,21 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { CatalogMatcher } from '../catalog/catalog-matcher';
 import type { BrandContext } from '../common/context/request-context';
 import { AppError } from '../common/errors/app-error';
 import { ErrorText } from '../common/errors/error-texts';
-import { PreparedStatements } from '../database/prepared';
+import { Transactions } from '../database/transactions';
 import { BrandOwnership } from '../security-journal/brand-ownership';
 import type { PlatformOrderDto } from './dto/platform-order.dto';
-import { OrderItemEntity } from './order-item.entity';
-import { OrderEntity } from './order.entity';
-import { BRAND_TOTAL, LIST_ORDERS } from './order-list.query';
-import { toOrderSummary, toOrderView, type OrderSummaryRow } from './order-views';
+import type { OrderEntity } from './order.entity';
+import { toOrderSummary, toOrderView } from './order-views';
+import { OrdersRepository } from './orders.repository';
 import { OrderWriter } from './order-writer';
 
 @Injectable()
 export class OrdersService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
-    private readonly statements: PreparedStatements,
+    private readonly orders: OrdersRepository,
+    private readonly transactions: Transactions,
     private readonly ownership: BrandOwnership,
     private readonly matcher: CatalogMatcher,
     private readonly writer: OrderWriter,
@@ -26,21 +23,15 @@ export class OrdersService {
 
   /** The brand's orders, newest first, with the total in the same round trip (the key-check hot path). */
   async list(ctx: BrandContext, page: { limit: number; offset: number }) {
-    const rows = await this.statements.run<OrderSummaryRow & { total: string }>(LIST_ORDERS, [
-      ctx.brandId,
-      page.limit,
-      page.offset,
-    ]);
+    const rows = await this.orders.page(ctx.brandId, page.limit, page.offset);
     // A page past the end has no rows to carry the total.
     const total =
-      rows.length > 0 || page.offset === 0
-        ? Number(rows[0]?.total ?? 0)
-        : Number((await this.db.query<Array<{ n: string }>>(`SELECT (${BRAND_TOTAL}) AS n`, [ctx.brandId]))[0].n);
+      rows.length > 0 || page.offset === 0 ? Number(rows[0]?.total ?? 0) : await this.orders.brandTotal(ctx.brandId);
     return { items: rows.map(toOrderSummary), total };
   }
 
   async get(ctx: BrandContext, orderId: number) {
-    const order = await this.db.getRepository(OrderEntity).findOne({ where: { id: orderId } });
+    const order = await this.orders.byId(orderId);
     return this.fullView(await this.ownership.assertOwned(ctx, order, { resource: 'order', id: orderId }));
   }
 
@@ -56,7 +47,7 @@ export class OrdersService {
       );
       throw AppError.unprocessable(problems[0], problems);
     }
-    const ref = await this.db.transaction((tx) =>
+    const ref = await this.transactions.run((tx) =>
       this.writer.insert(tx, {
         brandId: ctx.brandId,
         source: 'platform',
@@ -73,14 +64,11 @@ export class OrdersService {
         }),
       }),
     );
-    const order = await this.db.getRepository(OrderEntity).findOneByOrFail({ id: ref!.id });
-    return { order: await this.fullView(order) };
+    return { order: await this.fullView((await this.orders.byId(ref!.id))!) };
   }
 
   private async fullView(order: OrderEntity) {
-    const items = await this.db
-      .getRepository(OrderItemEntity)
-      .find({ where: { orderId: order.id }, order: { line: 'ASC' } });
+    const items = await this.orders.items(order.id);
     return toOrderView(
       order,
       items.map((item) => ({

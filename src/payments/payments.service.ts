@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import type { RequestContext } from '../common/context/request-context';
 import { AppError } from '../common/errors/app-error';
 import { InboundEvents } from '../inbound-events/inbound-events';
 import { OrderLifecycle, type PayableOrder } from '../orders/order-lifecycle';
 import { SecurityJournal } from '../security-journal/security-journal.service';
 import type { PaymentEventDto } from './dto/payment-event.dto';
+import { Transactions } from '../database/transactions';
 
 export type PaymentOutcome = { ok: true; duplicate?: true };
 
@@ -19,14 +18,14 @@ export type PaymentOutcome = { ok: true; duplicate?: true };
 @Injectable()
 export class PaymentsService {
   constructor(
-    @InjectDataSource() private readonly db: DataSource,
+    private readonly transactions: Transactions,
     private readonly events: InboundEvents,
     private readonly lifecycle: OrderLifecycle,
     private readonly journal: SecurityJournal,
   ) {}
 
   async handle(ctx: RequestContext, event: PaymentEventDto): Promise<PaymentOutcome> {
-    return this.db.transaction(async (tx) => {
+    return this.transactions.run(async (tx) => {
       const order = await this.lifecycle.lockByNumber(tx, event.orderNumber.trim());
       // Not recorded: the bank's retry can still apply once the order exists.
       if (!order) throw AppError.notFound();

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
 import type { RequestContext } from '../common/context/request-context';
-import { JournalEntryEntity } from './journal-entry.entity';
+import type { Tx } from '../database/transactions';
+import type { JournalEntryEntity } from './journal-entry.entity';
+import { SecurityJournalRepository } from './security-journal.repository';
 
 export type JournalType =
   | 'brand_violation'
@@ -43,19 +43,19 @@ export interface JournalQuery {
 
 @Injectable()
 export class SecurityJournal {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(private readonly entries: SecurityJournalRepository) {}
 
   /**
    * Writes on its own connection, outside any transaction of the request: a denied request
    * rolls back its own work, never the record of the attempt.
    */
   async record(ctx: RequestContext, event: JournalEvent): Promise<void> {
-    await this.insert(this.db.manager, ctx, event);
+    await this.entries.insert(toRow(ctx, event));
   }
 
   /** Writes inside the caller's transaction, for entries that must stand or fall with the change. */
-  async recordWith(manager: EntityManager, ctx: RequestContext, event: JournalEvent): Promise<void> {
-    await this.insert(manager, ctx, event);
+  async recordWith(tx: Tx, ctx: RequestContext, event: JournalEvent): Promise<void> {
+    await this.entries.insert(toRow(ctx, event), tx);
   }
 
   /**
@@ -65,40 +65,22 @@ export class SecurityJournal {
    * the target.
    */
   async list(query: JournalQuery): Promise<JournalEntryView[]> {
-    const builder = this.db
-      .getRepository(JournalEntryEntity)
-      .createQueryBuilder('j')
-      .orderBy('j.at', 'DESC')
-      .addOrderBy('j.id', 'DESC')
-      .limit(query.limit);
-    if (query.brandId !== undefined) {
-      builder.where('(j.brand_id = :brandId OR j.target_brand_id = :brandId)', { brandId: query.brandId });
-    }
-    if (query.beforeId !== undefined) {
-      builder.andWhere('(j.at, j.id) < (SELECT b.at, b.id FROM security_journal b WHERE b.id = :beforeId)', {
-        beforeId: query.beforeId,
-      });
-    }
-    return (await builder.getMany()).map(toView);
+    return (await this.entries.newestFirst(query)).map(toView);
   }
+}
 
-  private async insert(manager: EntityManager, ctx: RequestContext, event: JournalEvent): Promise<void> {
-    await manager.query(
-      `INSERT INTO security_journal (type, brand_id, target_brand_id, actor_kind, actor_id, method, path, ip, details)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      [
-        event.type,
-        event.brandId,
-        event.targetBrandId ?? null,
-        event.actor?.kind ?? ctx.principal?.kind ?? null,
-        event.actor ? event.actor.id : (ctx.principal?.id ?? null),
-        ctx.method,
-        ctx.path.slice(0, 2048),
-        ctx.ip.slice(0, 64),
-        JSON.stringify(event.details ?? {}),
-      ],
-    );
-  }
+function toRow(ctx: RequestContext, event: JournalEvent) {
+  return {
+    type: event.type,
+    brandId: event.brandId,
+    targetBrandId: event.targetBrandId ?? null,
+    actorKind: event.actor?.kind ?? ctx.principal?.kind ?? null,
+    actorId: event.actor ? event.actor.id : (ctx.principal?.id ?? null),
+    method: ctx.method,
+    path: ctx.path.slice(0, 2048),
+    ip: ctx.ip.slice(0, 64),
+    details: event.details ?? {},
+  };
 }
 
 function toView(entry: JournalEntryEntity): JournalEntryView {

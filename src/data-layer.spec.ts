@@ -1,0 +1,92 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+/*
+ * The data layer's two rules (issue 11), read from the sources: statements live in data files,
+ * and a table is named in SQL only by the module that owns it. Another module reads it through
+ * the owner's exported provider or statement part (the `*.sql.ts` files, the ledger's LedgerSql,
+ * the outbox's enqueueSql).
+ */
+
+const SRC = join(__dirname);
+
+/** Where statements may be run: repositories, statement files, the shared database mechanisms. */
+const DATA_FILE = [
+  /\.repository\.ts$/,
+  /\.sql\.ts$/,
+  /\.query\.ts$/,
+  /^database\//,
+  // The storefront order's statements and their runner.
+  /^orders\/order-(statements|writer)\.ts$/,
+  // Providers that are nothing but one or two statements of their module.
+  /^stock-ledger\/stock-ledger\.ts$/,
+  /^outbox\/outbox\.ts$/,
+  /^inbound-events\/inbound-events\.ts$/,
+];
+
+const RUNS_STATEMENTS =
+  /\.query\(|getRepository\(|createQueryBuilder\(|@InjectDataSource|@InjectRepository|statements\.run/;
+
+/** Each table and the folders that may name it in SQL. */
+const OWNERS: Record<string, string[]> = {
+  users: ['identity'],
+  brands: ['identity'],
+  memberships: ['identity'],
+  sessions: ['identity'],
+  login_failures: ['identity'],
+  integration_keys: ['access-keys'],
+  production_sites: ['production-sites'],
+  site_keys: ['production-sites'],
+  products: ['catalog'],
+  // The ledger is the one writer of a size's stock.
+  product_sizes: ['catalog', 'stock-ledger'],
+  stock_movements: ['stock-ledger'],
+  acceptances: ['inventory'],
+  orders: ['orders'],
+  order_items: ['orders'],
+  brand_order_counts: ['orders'],
+  outbox: ['outbox'],
+  inbound_events: ['inbound-events'],
+  security_journal: ['security-journal'],
+};
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === 'migrations' ? [] : sources(path);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts') ? [relative(SRC, path)] : [];
+  });
+}
+
+const files = sources(SRC).map((file) => ({ file, text: readFileSync(join(SRC, file), 'utf8') }));
+
+describe('the data layer', () => {
+  it('runs statements only in data files', () => {
+    const offenders = files
+      .filter(({ file, text }) => !DATA_FILE.some((pattern) => pattern.test(file)) && RUNS_STATEMENTS.test(text))
+      .map(({ file }) => file);
+    expect(offenders).toEqual([]);
+  });
+
+  it('names each table only in the modules that own it', () => {
+    const offenders: string[] = [];
+    for (const { file, text } of files) {
+      const folder = file.split('/')[0];
+      for (const match of text.matchAll(/\b(?:FROM|JOIN|INTO|UPDATE)\s+([a-z_]+)\b/g)) {
+        const owners = OWNERS[match[1]];
+        if (owners && !owners.includes(folder)) offenders.push(`${file}: ${match[1]}`);
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  it('knows every table the migrations create', () => {
+    const created = new Set<string>();
+    const dir = join(SRC, 'database', 'migrations');
+    for (const name of readdirSync(dir)) {
+      for (const match of readFileSync(join(dir, name), 'utf8').matchAll(/CREATE TABLE "?([a-z_]+)/g))
+        created.add(match[1]);
+    }
+    expect([...created].sort()).toEqual(Object.keys(OWNERS).sort());
+  });
+});

@@ -1,0 +1,182 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { PreparedStatements } from '../database/prepared';
+import type { Tx } from '../database/transactions';
+import { IdentitySql } from '../identity/identity.sql';
+import { OrderItemEntity } from './order-item.entity';
+import { OrderEntity, type OrderStatus } from './order.entity';
+import { BRAND_TOTAL, LIST_ORDERS } from './order-list.query';
+import type { OrderSummaryRow } from './order-views';
+
+export interface PayableOrderRow {
+  id: number;
+  brand_id: number;
+  order_number: string;
+  status: OrderStatus;
+  total_kopeks: string;
+  payment_status: string;
+  stock_deducted_at: Date | null;
+  carrier_order_uuid: string | null;
+  recipient_email: string | null;
+}
+
+export interface ShippedOrderRow {
+  id: number;
+  status: OrderStatus;
+  delivery_status: string | null;
+  delivery_status_at: Date | null;
+  recipient_email: string | null;
+}
+
+export interface ContactsRow {
+  brand_name: string;
+  staff_email: string | null;
+  order_number: string;
+  hash: string;
+  recipient_full_name: string;
+  recipient_first_name: string | null;
+  recipient_email: string | null;
+  total_kopeks: string;
+  delivery_city: string;
+  delivery_pvz_address: string | null;
+  carrier_tracking_number: string | null;
+}
+
+export interface ShipmentRow {
+  order_number: string;
+  carrier_order_uuid: string | null;
+  recipient_full_name: string;
+  recipient_phone: string;
+  recipient_email: string | null;
+  delivery_city: string;
+  delivery_city_code: number | null;
+  delivery_pvz_code: string | null;
+  delivery_pvz_address: string | null;
+}
+
+export interface LineRow {
+  size_id: number;
+  article: string;
+  size: string;
+  quantity: number;
+  line_total_kopeks: string;
+}
+
+/**
+ * The orders and order_items tables, but for the statements that write a new order (order-writer
+ * and order-statements). The `tx` methods lock or change an order in the caller's transaction.
+ */
+@Injectable()
+export class OrdersRepository {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly statements: PreparedStatements,
+  ) {}
+
+  /** A page of the brand's orders, newest first, each row carrying the brand's total. */
+  page(brandId: number, limit: number, offset: number): Promise<Array<OrderSummaryRow & { total: string }>> {
+    return this.statements.run(LIST_ORDERS, [brandId, limit, offset]);
+  }
+
+  async brandTotal(brandId: number): Promise<number> {
+    const rows: Array<{ n: string }> = await this.db.query(`SELECT (${BRAND_TOTAL}) AS n`, [brandId]);
+    return Number(rows[0].n);
+  }
+
+  byId(orderId: number): Promise<OrderEntity | null> {
+    return this.db.getRepository(OrderEntity).findOne({ where: { id: orderId } });
+  }
+
+  items(orderId: number): Promise<OrderItemEntity[]> {
+    return this.db.getRepository(OrderItemEntity).find({ where: { orderId }, order: { line: 'ASC' } });
+  }
+
+  /** The order's lines in line order; in the caller's transaction when `tx` is given. */
+  lines(orderId: number, tx?: Tx): Promise<LineRow[]> {
+    return (tx ?? this.db).query(
+      'SELECT size_id, article, size, quantity, line_total_kopeks FROM order_items WHERE order_id = $1 ORDER BY line',
+      [orderId],
+    );
+  }
+
+  async lockByNumber(tx: Tx, orderNumber: string): Promise<PayableOrderRow | null> {
+    const rows: PayableOrderRow[] = await tx.query(
+      `SELECT id, brand_id, order_number, status, total_kopeks, payment_status, stock_deducted_at, carrier_order_uuid, recipient_email
+         FROM orders WHERE order_number = $1 FOR UPDATE`,
+      [orderNumber],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** The order with this carrier id or tracking number (the first, should both name one), locked. */
+  async lockByShipment(tx: Tx, carrierOrderUuid: string | null, trackingNumber: string | null) {
+    const rows: ShippedOrderRow[] = await tx.query(
+      `SELECT id, status, delivery_status, delivery_status_at, recipient_email FROM orders
+          WHERE ($1::text IS NOT NULL AND carrier_order_uuid = $1) OR ($2::text IS NOT NULL AND carrier_tracking_number = $2)
+          ORDER BY id LIMIT 1 FOR UPDATE`,
+      [carrierOrderUuid, trackingNumber],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** Paid, with its stock deducted (the first time only) and the shortage it left, if any. */
+  async setPaid(tx: Tx, orderId: number, change: { status: OrderStatus; paidAt: Date; shortage: boolean }) {
+    await tx.query(
+      `UPDATE orders SET payment_status = 'paid', status = $4, paid_at = $2,
+              stock_deducted_at = COALESCE(stock_deducted_at, now()), stock_shortage = stock_shortage OR $3
+        WHERE id = $1`,
+      [orderId, change.paidAt, change.shortage, change.status],
+    );
+  }
+
+  /** The newest carrier status and the order status it leads to; the tracking number if none was known. */
+  async setDelivery(
+    tx: Tx,
+    orderId: number,
+    change: { deliveryStatus: string; at: Date; status: OrderStatus; trackingNumber: string | null },
+  ): Promise<void> {
+    await tx.query(
+      `UPDATE orders SET delivery_status = $2, delivery_status_at = $3, status = $4,
+              carrier_tracking_number = COALESCE(carrier_tracking_number, $5)
+        WHERE id = $1`,
+      [orderId, change.deliveryStatus, change.at, change.status, change.trackingNumber],
+    );
+  }
+
+  /** The carrier's ids, unless the order has a shipment already. */
+  async setShipment(tx: Tx, orderId: number, shipment: { uuid: string; trackingNumber: string }): Promise<void> {
+    await tx.query(
+      `UPDATE orders SET carrier_order_uuid = $2, carrier_tracking_number = $3, carrier_registration_failed_at = NULL
+        WHERE id = $1 AND carrier_order_uuid IS NULL`,
+      [orderId, shipment.uuid, shipment.trackingNumber],
+    );
+  }
+
+  async setShipmentFailed(tx: Tx, orderId: number): Promise<void> {
+    await tx.query('UPDATE orders SET carrier_registration_failed_at = now() WHERE id = $1', [orderId]);
+  }
+
+  /** What the order's mails say, with the brand's name and staff address. */
+  async contacts(orderId: number): Promise<ContactsRow | null> {
+    const rows: ContactsRow[] = await this.db.query(
+      `SELECT ${IdentitySql.brandField('o.brand_id', 'name')} AS brand_name,
+              ${IdentitySql.brandField('o.brand_id', 'staff_email')} AS staff_email,
+              o.order_number, o.hash, o.recipient_full_name, o.recipient_first_name,
+              o.recipient_email, o.total_kopeks, o.delivery_city, o.delivery_pvz_address, o.carrier_tracking_number
+         FROM orders o WHERE o.id = $1`,
+      [orderId],
+    );
+    return rows[0] ?? null;
+  }
+
+  async shipment(orderId: number): Promise<ShipmentRow | null> {
+    const rows: ShipmentRow[] = await this.db.query(
+      `SELECT order_number, carrier_order_uuid, recipient_full_name, recipient_phone, recipient_email,
+              delivery_city, delivery_city_code, delivery_pvz_code, delivery_pvz_address
+         FROM orders WHERE id = $1`,
+      [orderId],
+    );
+    return rows[0] ?? null;
+  }
+}

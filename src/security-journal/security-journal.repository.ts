@@ -1,0 +1,64 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { Tx } from '../database/transactions';
+import { JournalEntryEntity } from './journal-entry.entity';
+
+export interface JournalRow {
+  type: string;
+  brandId: number | null;
+  targetBrandId: number | null;
+  actorKind: string | null;
+  actorId: number | null;
+  method: string;
+  path: string;
+  ip: string;
+  details: Record<string, unknown>;
+}
+
+/** The security_journal table. */
+@Injectable()
+export class SecurityJournalRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /** In the caller's transaction when `tx` is given, else on a connection of its own. */
+  async insert(entry: JournalRow, tx?: Tx): Promise<void> {
+    await (tx ?? this.db).query(
+      `INSERT INTO security_journal (type, brand_id, target_brand_id, actor_kind, actor_id, method, path, ip, details)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      [
+        entry.type,
+        entry.brandId,
+        entry.targetBrandId,
+        entry.actorKind,
+        entry.actorId,
+        entry.method,
+        entry.path,
+        entry.ip,
+        JSON.stringify(entry.details),
+      ],
+    );
+  }
+
+  /**
+   * Newest first by time, then id; of one brand (as actor's brand or target) when `brandId` is
+   * given; after the entry `beforeId` by the same order when given.
+   */
+  newestFirst(query: { brandId?: number; beforeId?: number; limit: number }): Promise<JournalEntryEntity[]> {
+    const builder = this.db
+      .getRepository(JournalEntryEntity)
+      .createQueryBuilder('j')
+      .orderBy('j.at', 'DESC')
+      .addOrderBy('j.id', 'DESC')
+      .limit(query.limit);
+    if (query.brandId !== undefined) {
+      builder.where('(j.brand_id = :brandId OR j.target_brand_id = :brandId)', { brandId: query.brandId });
+    }
+    if (query.beforeId !== undefined) {
+      builder.andWhere('(j.at, j.id) < (SELECT b.at, b.id FROM security_journal b WHERE b.id = :beforeId)', {
+        beforeId: query.beforeId,
+      });
+    }
+    return builder.getMany();
+  }
+}
