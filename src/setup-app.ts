@@ -13,6 +13,8 @@ import { jsonBodyOnly } from './common/http/express-body';
 import { assertUtf8, parseJsonBody } from './common/http/json-body';
 import { assignRequestId } from './common/http/request-id';
 import { createValidationPipe } from './common/validation/validation.pipe';
+import { ErrorBody } from './common/errors/error-body';
+import { describeErrorBodies } from './common/errors/error-responses';
 
 /**
  * Options for NestFactory.create: rawBody keeps the bytes as received for signed webhooks; the
@@ -64,7 +66,9 @@ export function setupApp<T extends INestApplication>(app: T): T {
       .addBearerAuth()
       .addCookieAuth(SESSION_COOKIE, { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE }, 'session')
       .build(),
+    { extraModels: [ErrorBody] },
   );
+  describeErrorBodies(document);
   SwaggerModule.setup('docs', app, document);
   return app;
 }

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { BrandPathParam } from '../common/decorators/brand-path-param.decorator';
 import type { BrandContext } from '../common/context/request-context';
 import { BrandCtx } from '../common/decorators/ctx.decorator';
@@ -7,6 +7,11 @@ import { RequirePermission } from '../common/decorators/require-permission.decor
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { IssueIntegrationKeyDto } from './dto/issue-integration-key.dto';
 import { IntegrationKeysService } from './integration-keys.service';
+import {
+  IntegrationKeyListResponse,
+  IntegrationKeyResponse,
+  IssuedIntegrationKeyResponse,
+} from './dto/integration-key.responses';
 
 @ApiTags('integration keys')
 @BrandPathParam()
@@ -16,21 +21,23 @@ export class IntegrationKeysController {
 
   @RequirePermission('settings.manage')
   @Post()
-  @ApiCreatedResponse({ description: 'The key is in `key`, in this response only' })
-  issue(@BrandCtx() ctx: BrandContext, @Body() body: IssueIntegrationKeyDto) {
+  @ApiCreatedResponse({ type: IssuedIntegrationKeyResponse })
+  issue(@BrandCtx() ctx: BrandContext, @Body() body: IssueIntegrationKeyDto): Promise<IssuedIntegrationKeyResponse> {
     return this.keys.issue(ctx, body);
   }
 
   @RequirePermission('settings.manage')
   @Get()
-  async list(@BrandCtx() ctx: BrandContext) {
+  @ApiOkResponse({ type: IntegrationKeyListResponse })
+  async list(@BrandCtx() ctx: BrandContext): Promise<IntegrationKeyListResponse> {
     return { items: await this.keys.list(ctx) };
   }
 
   @RequirePermission('settings.manage')
   @Post(':keyId/revoke')
   @HttpCode(200)
-  revoke(@BrandCtx() ctx: BrandContext, @Param('keyId', ParseIdPipe) keyId: number) {
+  @ApiOkResponse({ type: IntegrationKeyResponse })
+  revoke(@BrandCtx() ctx: BrandContext, @Param('keyId', ParseIdPipe) keyId: number): Promise<IntegrationKeyResponse> {
     return this.keys.revoke(ctx, keyId);
   }
 }

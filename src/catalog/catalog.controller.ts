@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Param, Patch, Post } from '@nestjs/common';
-import { ApiConflictResponse, ApiTags } from '@nestjs/swagger';
+import { ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { BrandContext } from '../common/context/request-context';
 import { BrandCtx } from '../common/decorators/ctx.decorator';
 import { RequirePermission } from '../common/decorators/require-permission.decorator';
@@ -7,6 +7,7 @@ import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { CatalogService } from './catalog.service';
 import { CreateProductDto } from './dto/create-product.dto';
 import { UpdateProductDto } from './dto/update-product.dto';
+import { ProductListResponse, ProductResponse } from './dto/product.responses';
 
 @ApiTags('catalog')
 @Controller('catalog/products')
@@ -16,29 +17,33 @@ export class CatalogController {
   @RequirePermission('products.write')
   @Post()
   @ApiConflictResponse({ description: 'article or storefrontArticle already used in the brand' })
-  create(@BrandCtx() ctx: BrandContext, @Body() body: CreateProductDto) {
+  @ApiCreatedResponse({ type: ProductResponse })
+  create(@BrandCtx() ctx: BrandContext, @Body() body: CreateProductDto): Promise<ProductResponse> {
     return this.catalog.create(ctx, body);
   }
 
   @RequirePermission('products.read')
   @Get()
-  async list(@BrandCtx() ctx: BrandContext) {
+  @ApiOkResponse({ type: ProductListResponse })
+  async list(@BrandCtx() ctx: BrandContext): Promise<ProductListResponse> {
     return { items: await this.catalog.list(ctx) };
   }
 
   @RequirePermission('products.read')
   @Get(':productId')
-  get(@BrandCtx() ctx: BrandContext, @Param('productId', ParseIdPipe) productId: number) {
+  @ApiOkResponse({ type: ProductResponse })
+  get(@BrandCtx() ctx: BrandContext, @Param('productId', ParseIdPipe) productId: number): Promise<ProductResponse> {
     return this.catalog.get(ctx, productId);
   }
 
   @RequirePermission('products.write')
   @Patch(':productId')
+  @ApiOkResponse({ type: ProductResponse })
   update(
     @BrandCtx() ctx: BrandContext,
     @Param('productId', ParseIdPipe) productId: number,
     @Body() body: UpdateProductDto,
-  ) {
+  ): Promise<ProductResponse> {
     return this.catalog.update(ctx, productId, body);
   }
 }

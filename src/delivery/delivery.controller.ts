@@ -3,6 +3,7 @@ import { ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { SignedWebhook } from '../common/decorators/signed-webhook.decorator';
 import { CarrierEventDto } from './dto/carrier-event.dto';
 import { DeliveryService } from './delivery.service';
+import { WebhookAck } from '../common/webhooks/webhook-ack';
 
 @ApiTags('inbound flows')
 @Controller('carrier')
@@ -12,9 +13,9 @@ export class DeliveryController {
   @SignedWebhook('carrier')
   @Post('webhook')
   @HttpCode(200)
-  @ApiOkResponse({ description: '{ok: true}, or {ok: true, duplicate: true} for a repeated eventId' })
   @ApiNotFoundResponse({ description: 'No shipment with that id or tracking number; the event is not recorded' })
-  handle(@Body() body: CarrierEventDto) {
+  @ApiOkResponse({ type: WebhookAck, description: 'Recorded; duplicate: true for an eventId recorded before' })
+  handle(@Body() body: CarrierEventDto): Promise<WebhookAck> {
     return this.delivery.handle(body);
   }
 }

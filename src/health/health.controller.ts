@@ -1,4 +1,5 @@
 import { Controller, Get } from '@nestjs/common';
+import { HealthResponse } from './health.responses';
 import { ApiOkResponse, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { Public } from '../common/decorators/public.decorator';
@@ -16,9 +17,9 @@ export class HealthController {
   @Public()
   @Get()
   @HealthCheck({ swaggerDocumentation: false })
-  @ApiOkResponse({ description: '{status: "ok"} once the database answers' })
+  @ApiOkResponse({ type: HealthResponse, description: 'Once the database answers' })
   @ApiServiceUnavailableResponse({ description: 'Service unavailable' })
-  async check() {
+  async check(): Promise<HealthResponse> {
     try {
       const result = await this.health.check([() => this.database.pingCheck('database', { timeout: 2000 })]);
       return { status: result.status, details: result.details };

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Param, Post, Put } from '@nestjs/common';
-import { ApiConflictResponse, ApiTags } from '@nestjs/swagger';
+import { ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { PLATFORM_ADMIN } from '../common/context/permissions';
 import { RequirePermission } from '../common/decorators/require-permission.decorator';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
@@ -7,6 +7,7 @@ import { BrandsService } from './brands.service';
 import { CreateBrandDto } from './dto/create-brand.dto';
 import { PutMembershipDto } from './dto/put-membership.dto';
 import { MembershipsService } from './memberships.service';
+import { BrandListResponse, BrandResponse, MembershipResponse } from './dto/identity.responses';
 
 @ApiTags('platform administration')
 @Controller('admin/brands')
@@ -19,24 +20,27 @@ export class AdminBrandsController {
   @RequirePermission(PLATFORM_ADMIN)
   @Post()
   @ApiConflictResponse({ description: 'A brand with this slug already exists' })
-  create(@Body() body: CreateBrandDto) {
+  @ApiCreatedResponse({ type: BrandResponse })
+  create(@Body() body: CreateBrandDto): Promise<BrandResponse> {
     return this.brands.create(body);
   }
 
   @RequirePermission(PLATFORM_ADMIN)
   @Get()
-  async list() {
+  @ApiOkResponse({ type: BrandListResponse })
+  async list(): Promise<BrandListResponse> {
     return { items: await this.brands.list() };
   }
 
   /** A superadministrator, or a member of the brand holding settings.manage (the path decides the brand). */
   @RequirePermission('settings.manage')
   @Put(':brandId/members/:userId')
+  @ApiOkResponse({ type: MembershipResponse })
   putMember(
     @Param('brandId', ParseIdPipe) brandId: number,
     @Param('userId', ParseIdPipe) userId: number,
     @Body() body: PutMembershipDto,
-  ) {
+  ): Promise<MembershipResponse> {
     return this.memberships.put(brandId, userId, body.permissions);
   }
 }

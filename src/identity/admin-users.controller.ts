@@ -1,11 +1,12 @@
 import { Body, Controller, Get, Param, Patch, Post } from '@nestjs/common';
-import { ApiConflictResponse, ApiTags } from '@nestjs/swagger';
+import { ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { PLATFORM_ADMIN } from '../common/context/permissions';
 import { RequirePermission } from '../common/decorators/require-permission.decorator';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { CreateUserDto } from './dto/create-user.dto';
 import { UpdateUserDto } from './dto/update-user.dto';
 import { UsersService } from './users.service';
+import { UserListResponse, UserResponse } from './dto/identity.responses';
 
 @ApiTags('platform administration')
 @Controller('admin/users')
@@ -15,20 +16,23 @@ export class AdminUsersController {
   @RequirePermission(PLATFORM_ADMIN)
   @Post()
   @ApiConflictResponse({ description: 'A user with this e-mail already exists' })
-  create(@Body() body: CreateUserDto) {
+  @ApiCreatedResponse({ type: UserResponse })
+  create(@Body() body: CreateUserDto): Promise<UserResponse> {
     return this.users.create(body);
   }
 
   @RequirePermission(PLATFORM_ADMIN)
   @Get()
-  async list() {
+  @ApiOkResponse({ type: UserListResponse })
+  async list(): Promise<UserListResponse> {
     return { items: await this.users.list() };
   }
 
   @RequirePermission(PLATFORM_ADMIN)
   @Patch(':userId')
   @ApiConflictResponse({ description: 'The last active superadministrator cannot be removed' })
-  update(@Param('userId', ParseIdPipe) userId: number, @Body() body: UpdateUserDto) {
+  @ApiOkResponse({ type: UserResponse })
+  update(@Param('userId', ParseIdPipe) userId: number, @Body() body: UpdateUserDto): Promise<UserResponse> {
     return this.users.update(userId, body);
   }
 }

@@ -1,6 +1,12 @@
 import { Body, Controller, Get, HttpCode, Post, Res } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import { ApiOkResponse, ApiTags, ApiTooManyRequestsResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import {
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiTags,
+  ApiTooManyRequestsResponse,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
 import { serialize as serializeCookie } from 'cookie';
 import type { HttpReply } from '../common/context/http-types';
 import type { Environment } from '../config/environment';
@@ -10,6 +16,7 @@ import { Public } from '../common/decorators/public.decorator';
 import { RequireSession } from '../common/decorators/require-permission.decorator';
 import { SESSION_COOKIE } from '../common/guards/authentication.guard';
 import { AuthService } from './auth.service';
+import { LoginResponse, MeResponse } from './dto/identity.responses';
 import { LoginDto } from './dto/login.dto';
 
 @ApiTags('auth')
@@ -27,10 +34,10 @@ export class AuthController {
   @Public()
   @Post('login')
   @HttpCode(200)
-  @ApiOkResponse({ description: '{token, csrfToken, user: {id, email, isSuperadmin}}; also sets the `session` cookie' })
+  @ApiOkResponse({ type: LoginResponse, description: 'Also sets the `session` cookie' })
   @ApiUnauthorizedResponse({ description: 'Unauthorized' })
   @ApiTooManyRequestsResponse({ description: 'Too many login attempts (with Retry-After)' })
-  async login(@Body() body: LoginDto, @Res({ passthrough: true }) response: HttpReply) {
+  async login(@Body() body: LoginDto, @Res({ passthrough: true }) response: HttpReply): Promise<LoginResponse> {
     const { session, user } = await this.auth.login(body.email, body.password);
     response.header(
       'Set-Cookie',
@@ -48,6 +55,7 @@ export class AuthController {
   @RequireSession()
   @Post('logout')
   @HttpCode(204)
+  @ApiNoContentResponse({ description: 'The session ended; the cookie is cleared' })
   async logout(@Ctx() ctx: RequestContext, @Res({ passthrough: true }) response: HttpReply): Promise<void> {
     await this.auth.logout(ctx);
     response.header('Set-Cookie', serializeCookie(SESSION_COOKIE, '', { path: '/', expires: new Date(0) }));
@@ -55,7 +63,8 @@ export class AuthController {
 
   @RequireSession()
   @Get('me')
-  me(@Ctx() ctx: RequestContext) {
+  @ApiOkResponse({ type: MeResponse })
+  me(@Ctx() ctx: RequestContext): MeResponse {
     return this.auth.me(ctx);
   }
 }

@@ -1,11 +1,12 @@
 import { Body, Controller, Get, Post, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { BrandContext } from '../common/context/request-context';
 import { BrandCtx } from '../common/decorators/ctx.decorator';
 import { RequirePermission } from '../common/decorators/require-permission.decorator';
 import { AdjustmentDto } from './dto/adjustment.dto';
 import { MovementsQueryDto } from './dto/movements-query.dto';
 import { InventoryService } from './inventory.service';
+import { AdjustmentResponse, MovementsResponse, StockResponse } from './dto/inventory.responses';
 
 @ApiTags('inventory')
 @Controller('inventory')
@@ -14,19 +15,22 @@ export class InventoryController {
 
   @RequirePermission('stock.read')
   @Get('stock')
-  stock(@BrandCtx() ctx: BrandContext) {
+  @ApiOkResponse({ type: StockResponse })
+  stock(@BrandCtx() ctx: BrandContext): Promise<StockResponse> {
     return this.inventory.stock(ctx);
   }
 
   @RequirePermission('stock.read')
   @Get('movements')
-  movements(@BrandCtx() ctx: BrandContext, @Query() query: MovementsQueryDto) {
+  @ApiOkResponse({ type: MovementsResponse })
+  movements(@BrandCtx() ctx: BrandContext, @Query() query: MovementsQueryDto): Promise<MovementsResponse> {
     return this.inventory.movements(ctx, query);
   }
 
   @RequirePermission('stock.write')
   @Post('adjustments')
-  adjust(@BrandCtx() ctx: BrandContext, @Body() body: AdjustmentDto) {
+  @ApiCreatedResponse({ type: AdjustmentResponse })
+  adjust(@BrandCtx() ctx: BrandContext, @Body() body: AdjustmentDto): Promise<AdjustmentResponse> {
     return this.inventory.adjust(ctx, body);
   }
 }

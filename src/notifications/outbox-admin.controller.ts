@@ -1,10 +1,11 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
 import { PLATFORM_ADMIN } from '../common/context/permissions';
 import { RequirePermission } from '../common/decorators/require-permission.decorator';
 import { LimitQueryDto } from '../common/validation/limit-query.dto';
 import { OutboxJobs, type OutboxState } from '../outbox/outbox-jobs.repository';
+import { OutboxListResponse } from './outbox.responses';
 
 export class OutboxQueryDto extends LimitQueryDto {
   @ApiPropertyOptional({ enum: ['pending', 'failed', 'done'], default: 'pending' })
@@ -21,7 +22,8 @@ export class OutboxAdminController {
 
   @RequirePermission(PLATFORM_ADMIN)
   @Get()
-  list(@Query() query: OutboxQueryDto) {
+  @ApiOkResponse({ type: OutboxListResponse })
+  list(@Query() query: OutboxQueryDto): Promise<OutboxListResponse> {
     return this.jobs.list(query.state, query.limit);
   }
 }

@@ -1,4 +1,4 @@
-import type { OrderEntity } from './order.entity';
+import type { OrderEntity, OrderSource, OrderStatus, PaymentStatus } from './order.entity';
 
 export interface OrderItemView {
   productId: number;
@@ -56,10 +56,10 @@ export function toOrderView(order: OrderEntity, items: OrderItemView[]) {
 export interface OrderSummaryRow {
   id: number;
   order_number: string;
-  source: string;
+  source: OrderSource;
   partner_order_id: string | null;
-  status: string;
-  payment_status: string;
+  status: OrderStatus;
+  payment_status: PaymentStatus;
   delivery_status: string | null;
   stock_shortage: boolean;
   recipient_full_name: string;

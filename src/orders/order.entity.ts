@@ -1,9 +1,12 @@
 import { Check, Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
 import { BrandEntity } from '../identity/entities/brand.entity';
 
-export type OrderSource = 'storefront' | 'platform';
-export type OrderStatus = 'new' | 'paid' | 'shipped' | 'completed' | 'returned' | 'cancelled';
-export type PaymentStatus = 'pending' | 'paid';
+export const ORDER_SOURCES = ['storefront', 'platform'] as const;
+export type OrderSource = (typeof ORDER_SOURCES)[number];
+export const ORDER_STATUSES = ['new', 'paid', 'shipped', 'completed', 'returned', 'cancelled'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+export const PAYMENT_STATUSES = ['pending', 'paid'] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 const kopeks = { to: (v: number) => v, from: (v: string | null) => (v === null ? null : Number(v)) };
 

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { BrandContext } from '../common/context/request-context';
 import { BrandCtx } from '../common/decorators/ctx.decorator';
 import { RequirePermission } from '../common/decorators/require-permission.decorator';
@@ -7,6 +7,7 @@ import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { ListOrdersQueryDto } from './dto/list-orders-query.dto';
 import { PlatformOrderDto } from './dto/platform-order.dto';
 import { OrdersService } from './orders.service';
+import { OrderListResponse, OrderResponse, PlatformOrderResponse } from './dto/order.responses';
 
 @ApiTags('orders')
 @Controller('orders/admin')
@@ -16,19 +17,22 @@ export class OrdersController {
   /** Also the key check of spec §4.3: `?limit=1` answers 200 while the key is accepted. */
   @RequirePermission('orders.read')
   @Get('all')
-  list(@BrandCtx() ctx: BrandContext, @Query() query: ListOrdersQueryDto) {
+  @ApiOkResponse({ type: OrderListResponse })
+  list(@BrandCtx() ctx: BrandContext, @Query() query: ListOrdersQueryDto): Promise<OrderListResponse> {
     return this.orders.list(ctx, query);
   }
 
   @RequirePermission('orders.read')
   @Get(':orderId')
-  get(@BrandCtx() ctx: BrandContext, @Param('orderId', ParseIdPipe) orderId: number) {
+  @ApiOkResponse({ type: OrderResponse })
+  get(@BrandCtx() ctx: BrandContext, @Param('orderId', ParseIdPipe) orderId: number): Promise<OrderResponse> {
     return this.orders.get(ctx, orderId);
   }
 
   @RequirePermission('orders.write')
   @Post()
-  create(@BrandCtx() ctx: BrandContext, @Body() body: PlatformOrderDto) {
+  @ApiCreatedResponse({ type: PlatformOrderResponse })
+  create(@BrandCtx() ctx: BrandContext, @Body() body: PlatformOrderDto): Promise<PlatformOrderResponse> {
     return this.orders.createPlatformOrder(ctx, body);
   }
 }

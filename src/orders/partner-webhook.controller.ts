@@ -4,6 +4,7 @@ import type { HttpReply } from '../common/context/http-types';
 import type { BrandContext } from '../common/context/request-context';
 import { BrandCtx } from '../common/decorators/ctx.decorator';
 import { RequirePermission } from '../common/decorators/require-permission.decorator';
+import { PartnerWebhookResponse } from './dto/order.responses';
 import { PartnerOrderDto } from './dto/partner-order.dto';
 import { PartnerWebhookService } from './partner-webhook.service';
 
@@ -14,17 +15,17 @@ export class PartnerWebhookController {
 
   @RequirePermission('orders.create_partner')
   @Post('webhook')
-  @ApiCreatedResponse({ description: '{ok: true, duplicate: false, order: {id, orderNumber, hash, totalKopeks}}' })
+  @ApiCreatedResponse({ type: PartnerWebhookResponse, description: 'The order was created (duplicate: false)' })
   @ApiOkResponse({
-    description:
-      'A repeat: {ok: true, duplicate: true, order} describing the first order (bodyMismatch: true if the body differed)',
+    type: PartnerWebhookResponse,
+    description: 'A repeat (duplicate: true): the first order, bodyMismatch: true if the body differed',
   })
   @ApiUnprocessableEntityResponse({ description: 'An item matches no product or size; nothing is created' })
   async accept(
     @BrandCtx() ctx: BrandContext,
     @Body() body: PartnerOrderDto,
     @Res({ passthrough: true }) response: HttpReply,
-  ) {
+  ): Promise<PartnerWebhookResponse> {
     const outcome = await this.webhook.accept(ctx, body);
     response.status(outcome.status);
     return outcome.body;

@@ -5,6 +5,7 @@ import { Ctx } from '../common/decorators/ctx.decorator';
 import { SignedWebhook } from '../common/decorators/signed-webhook.decorator';
 import { PaymentEventDto } from './dto/payment-event.dto';
 import { PaymentsService } from './payments.service';
+import { WebhookAck } from '../common/webhooks/webhook-ack';
 
 @ApiTags('inbound flows')
 @Controller('payments')
@@ -14,9 +15,9 @@ export class PaymentsController {
   @SignedWebhook('payment')
   @Post('webhook')
   @HttpCode(200)
-  @ApiOkResponse({ description: '{ok: true}, or {ok: true, duplicate: true} for a repeated eventId' })
   @ApiNotFoundResponse({ description: 'No order with that number; the event is not recorded' })
-  handle(@Ctx() ctx: RequestContext, @Body() body: PaymentEventDto) {
+  @ApiOkResponse({ type: WebhookAck, description: 'Recorded; duplicate: true for an eventId recorded before' })
+  handle(@Ctx() ctx: RequestContext, @Body() body: PaymentEventDto): Promise<WebhookAck> {
     return this.payments.handle(ctx, body);
   }
 }

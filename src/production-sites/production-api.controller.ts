@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Post } from '@nestjs/common';
-import { ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
 import { CatalogService } from '../catalog/catalog.service';
 import type { BrandContext } from '../common/context/request-context';
 import { BrandCtx } from '../common/decorators/ctx.decorator';
@@ -7,6 +7,9 @@ import { ProductionApi } from '../common/decorators/production-api.decorator';
 import { AcceptanceDto } from '../inventory/dto/acceptance.dto';
 import { InventoryService } from '../inventory/inventory.service';
 import { SiteKeyPrincipal } from './site-key.principal';
+import { ProductListResponse } from '../catalog/dto/product.responses';
+import { AcceptanceResponse, QueueResponse } from '../inventory/dto/inventory.responses';
+import { ProductionMeResponse } from './dto/production-site.responses';
 
 @ApiTags('production API')
 @ProductionApi()
@@ -19,24 +22,28 @@ export class ProductionApiController {
 
   /** Lets a site check its key: which site and which brand it works for. */
   @Get('me')
-  me(@BrandCtx() ctx: BrandContext) {
+  @ApiOkResponse({ type: ProductionMeResponse })
+  me(@BrandCtx() ctx: BrandContext): ProductionMeResponse {
     const { site, brand } = (ctx.principal as SiteKeyPrincipal).identity;
     return { site, brand };
   }
 
   @Get('catalog')
-  async catalogOfBrand(@BrandCtx() ctx: BrandContext) {
+  @ApiOkResponse({ type: ProductListResponse })
+  async catalogOfBrand(@BrandCtx() ctx: BrandContext): Promise<ProductListResponse> {
     return { items: await this.catalog.catalogOf(ctx.brandId) };
   }
 
   @Get('queue')
-  queue(@BrandCtx() ctx: BrandContext) {
+  @ApiOkResponse({ type: QueueResponse })
+  queue(@BrandCtx() ctx: BrandContext): Promise<QueueResponse> {
     return this.inventory.queue(ctx.brandId);
   }
 
   @Post('acceptances')
   @ApiUnprocessableEntityResponse({ description: 'An article or size is unknown; nothing is added' })
-  accept(@BrandCtx() ctx: BrandContext, @Body() body: AcceptanceDto) {
+  @ApiCreatedResponse({ type: AcceptanceResponse })
+  accept(@BrandCtx() ctx: BrandContext, @Body() body: AcceptanceDto): Promise<AcceptanceResponse> {
     return this.inventory.accept(ctx, (ctx.principal as SiteKeyPrincipal).identity.site.id, body.items);
   }
 }

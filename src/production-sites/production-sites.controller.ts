@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { BrandPathParam } from '../common/decorators/brand-path-param.decorator';
 import type { BrandContext } from '../common/context/request-context';
 import { BrandCtx } from '../common/decorators/ctx.decorator';
@@ -8,6 +8,12 @@ import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { CreateProductionSiteDto } from './dto/create-production-site.dto';
 import { UpdateProductionSiteDto } from './dto/update-production-site.dto';
 import { ProductionSitesService } from './production-sites.service';
+import {
+  IssuedSiteKeyResponse,
+  SiteKeyResponse,
+  SiteListResponse,
+  SiteResponse,
+} from './dto/production-site.responses';
 
 @ApiTags('production sites')
 @BrandPathParam()
@@ -17,41 +23,48 @@ export class ProductionSitesController {
 
   @RequirePermission('settings.manage')
   @Post()
-  create(@BrandCtx() ctx: BrandContext, @Body() body: CreateProductionSiteDto) {
+  @ApiCreatedResponse({ type: SiteResponse })
+  create(@BrandCtx() ctx: BrandContext, @Body() body: CreateProductionSiteDto): Promise<SiteResponse> {
     return this.sites.create(ctx, body);
   }
 
   @RequirePermission('settings.manage')
   @Get()
-  async list(@BrandCtx() ctx: BrandContext) {
+  @ApiOkResponse({ type: SiteListResponse })
+  async list(@BrandCtx() ctx: BrandContext): Promise<SiteListResponse> {
     return { items: await this.sites.list(ctx) };
   }
 
   @RequirePermission('settings.manage')
   @Patch(':siteId')
+  @ApiOkResponse({ type: SiteResponse })
   update(
     @BrandCtx() ctx: BrandContext,
     @Param('siteId', ParseIdPipe) siteId: number,
     @Body() body: UpdateProductionSiteDto,
-  ) {
+  ): Promise<SiteResponse> {
     return this.sites.update(ctx, siteId, body);
   }
 
   @RequirePermission('settings.manage')
   @Post(':siteId/keys')
-  @ApiCreatedResponse({ description: 'The key is in `key`, in this response only' })
-  issueKey(@BrandCtx() ctx: BrandContext, @Param('siteId', ParseIdPipe) siteId: number) {
+  @ApiCreatedResponse({ type: IssuedSiteKeyResponse })
+  issueKey(
+    @BrandCtx() ctx: BrandContext,
+    @Param('siteId', ParseIdPipe) siteId: number,
+  ): Promise<IssuedSiteKeyResponse> {
     return this.sites.issueKey(ctx, siteId);
   }
 
   @RequirePermission('settings.manage')
   @Post(':siteId/keys/:keyId/revoke')
   @HttpCode(200)
+  @ApiOkResponse({ type: SiteKeyResponse })
   revokeKey(
     @BrandCtx() ctx: BrandContext,
     @Param('siteId', ParseIdPipe) siteId: number,
     @Param('keyId', ParseIdPipe) keyId: number,
-  ) {
+  ): Promise<SiteKeyResponse> {
     return this.sites.revokeKey(ctx, siteId, keyId);
   }
 }

@@ -1,10 +1,11 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { PLATFORM_ADMIN } from '../common/context/permissions';
 import { RequirePermission } from '../common/decorators/require-permission.decorator';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { JournalQueryDto } from './journal-query.dto';
 import { SecurityJournal } from './security-journal.service';
+import { JournalListResponse } from './journal.responses';
 
 @ApiTags('security journal')
 @Controller('admin')
@@ -13,13 +14,18 @@ export class SecurityJournalController {
 
   @RequirePermission('settings.manage')
   @Get('brands/:brandId/security-journal')
-  async forBrand(@Param('brandId', ParseIdPipe) brandId: number, @Query() query: JournalQueryDto) {
+  @ApiOkResponse({ type: JournalListResponse })
+  async forBrand(
+    @Param('brandId', ParseIdPipe) brandId: number,
+    @Query() query: JournalQueryDto,
+  ): Promise<JournalListResponse> {
     return { items: await this.journal.list({ brandId, limit: query.limit, beforeId: query.before }) };
   }
 
   @RequirePermission(PLATFORM_ADMIN)
   @Get('security-journal')
-  async all(@Query() query: JournalQueryDto) {
+  @ApiOkResponse({ type: JournalListResponse })
+  async all(@Query() query: JournalQueryDto): Promise<JournalListResponse> {
     return { items: await this.journal.list({ limit: query.limit, beforeId: query.before }) };
   }
 }

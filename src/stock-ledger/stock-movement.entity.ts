@@ -1,6 +1,7 @@
 import { Check, Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
 
-export type StockReason = 'initial' | 'order' | 'acceptance' | 'adjustment';
+export const STOCK_REASONS = ['initial', 'order', 'acceptance', 'adjustment'] as const;
+export type StockReason = (typeof STOCK_REASONS)[number];
 
 /**
  * The stock ledger: append-only; a size's stock is the sum of its deltas. Its rows point at the

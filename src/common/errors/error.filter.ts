@@ -3,14 +3,12 @@ import type { AbstractHttpAdapter } from '@nestjs/core';
 import type { HttpRequest } from '../context/http-types';
 import { contextOf } from '../context/context-of';
 import { AppError } from './app-error';
+import type { ErrorBody as ErrorBodyClass } from './error-body';
 import { ErrorText } from './error-texts';
 import { isDatabaseUnavailable, isOutOfRange } from './pg-errors';
 
-interface ErrorBody {
-  error: string;
-  details?: string[];
-  requestId?: string;
-}
+// The request id is added last, from the request.
+type ErrorBody = Omit<ErrorBodyClass, 'requestId'> & { requestId?: string };
 
 /**
  * Every failure of every route, and of the body parser before routing, ends here, on either

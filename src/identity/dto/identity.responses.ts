@@ -1,0 +1,55 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { BRAND_PERMISSIONS, type BrandPermission } from '../../common/context/permissions';
+
+export class UserResponse {
+  @ApiProperty() id: number;
+  @ApiProperty() email: string;
+  @ApiProperty() isSuperadmin: boolean;
+  @ApiProperty() active: boolean;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+}
+
+export class UserListResponse {
+  @ApiProperty({ type: [UserResponse] }) items: UserResponse[];
+}
+
+export class BrandResponse {
+  @ApiProperty() id: number;
+  @ApiProperty() name: string;
+  @ApiProperty() slug: string;
+  @ApiProperty({ type: String, nullable: true }) staffEmail: string | null;
+}
+
+export class BrandListResponse {
+  @ApiProperty({ type: [BrandResponse] }) items: BrandResponse[];
+}
+
+export class MembershipResponse {
+  @ApiProperty() brandId: number;
+  @ApiProperty() userId: number;
+  @ApiProperty({ enum: BRAND_PERMISSIONS, isArray: true, description: 'Empty when the membership ended' })
+  permissions: BrandPermission[];
+}
+
+export class MembershipEntry {
+  @ApiProperty() brandId: number;
+  @ApiProperty({ enum: BRAND_PERMISSIONS, isArray: true }) permissions: BrandPermission[];
+}
+
+export class SessionUser {
+  @ApiProperty() id: number;
+  @ApiProperty() email: string;
+  @ApiProperty() isSuperadmin: boolean;
+}
+
+export class LoginResponse {
+  @ApiProperty({ description: 'The session as a bearer token; the same value is set as the `session` cookie' })
+  token: string;
+  @ApiProperty({ description: 'Sent as X-CSRF-Token with every change made through the cookie' })
+  csrfToken: string;
+  @ApiProperty({ type: SessionUser }) user: SessionUser;
+}
+
+export class MeResponse extends SessionUser {
+  @ApiProperty({ type: [MembershipEntry] }) memberships: MembershipEntry[];
+}

@@ -1,0 +1,40 @@
+import { ApiProperty } from '@nestjs/swagger';
+
+export class SiteResponse {
+  @ApiProperty() id: number;
+  @ApiProperty() name: string;
+  @ApiProperty() active: boolean;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+}
+
+export class SiteListResponse {
+  @ApiProperty({ type: [SiteResponse] }) items: SiteResponse[];
+}
+
+export class SiteKeyResponse {
+  @ApiProperty() id: number;
+  @ApiProperty() siteId: number;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) revokedAt: string | null;
+}
+
+export class IssuedSiteKeyResponse extends SiteKeyResponse {
+  @ApiProperty({ description: 'The key itself, in this response only: only its fingerprint is stored' })
+  key: string;
+}
+
+export class SiteRef {
+  @ApiProperty() id: number;
+  @ApiProperty() name: string;
+}
+
+export class BrandRef {
+  @ApiProperty() id: number;
+  @ApiProperty() name: string;
+  @ApiProperty() slug: string;
+}
+
+export class ProductionMeResponse {
+  @ApiProperty({ type: SiteRef }) site: SiteRef;
+  @ApiProperty({ type: BrandRef }) brand: BrandRef;
+}
