@@ -1,0 +1,94 @@
+import { RequestMethod, type DynamicModule, type Type } from '@nestjs/common';
+import { METHOD_METADATA, MODULE_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { AppModule } from '../../src/app.module';
+import {
+  AUTH_REALM,
+  IS_PUBLIC,
+  NEEDS_BRAND,
+  REQUIRED_PERMISSION,
+  SESSION_ONLY,
+  SIGNED_WEBHOOK,
+} from '../../src/common/decorators/auth-metadata';
+
+type ModuleRef = Type | DynamicModule | Promise<DynamicModule>;
+
+/** Who may call a route, as its decorators declare and the global guards enforce. */
+export type Access =
+  | { kind: 'public' }
+  | { kind: 'permission'; permission: string; brand: 'path' | 'scoped' | null }
+  | { kind: 'session' }
+  | { kind: 'signed'; signer: string }
+  | { kind: 'realm'; realm: string };
+
+export interface RouteEntry {
+  method: string;
+  path: string;
+  /** Every access decision its decorators declare: exactly one is right. */
+  decisions: Access[];
+}
+
+/** Every controller of the application, found through the module graph as Nest walks it. */
+function controllersOf(root: ModuleRef, seen = new Set<unknown>()): Type[] {
+  if (root instanceof Promise || seen.has(root)) return [];
+  seen.add(root);
+  const cls = 'module' in root ? root.module : root;
+  const dynamic = 'module' in root ? root : undefined;
+  const imports: ModuleRef[] = [
+    ...((Reflect.getMetadata(MODULE_METADATA.IMPORTS, cls) as ModuleRef[] | undefined) ?? []),
+    ...((dynamic?.imports as ModuleRef[] | undefined) ?? []),
+  ];
+  const controllers: Type[] = [
+    ...((Reflect.getMetadata(MODULE_METADATA.CONTROLLERS, cls) as Type[] | undefined) ?? []),
+    ...(dynamic?.controllers ?? []),
+  ];
+  return [...controllers, ...imports.flatMap((child) => controllersOf(child, seen))];
+}
+
+const meta = (key: string, handler: object, cls: Type): unknown =>
+  Reflect.getMetadata(key, handler) ?? Reflect.getMetadata(key, cls);
+
+/** Every route of the application with its access decisions, from Nest's own metadata, sorted. */
+export function routeTable(): RouteEntry[] {
+  const routes: RouteEntry[] = [];
+  for (const cls of controllersOf(AppModule.register({ databaseUrl: 'postgres://unused' }))) {
+    const base = String(Reflect.getMetadata(PATH_METADATA, cls) ?? '');
+    const proto = cls.prototype as Record<string, unknown>;
+    for (const name of Object.getOwnPropertyNames(proto)) {
+      const handler = proto[name];
+      if (name === 'constructor' || typeof handler !== 'function') continue;
+      const method = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
+      if (method === undefined) continue;
+      const sub = String(Reflect.getMetadata(PATH_METADATA, handler) ?? '');
+      const path = `/${[base, sub].filter((p) => p && p !== '/').join('/')}`.replace(/\/+/g, '/');
+      const permission = meta(REQUIRED_PERMISSION, handler, cls) as string | undefined;
+      const signer = meta(SIGNED_WEBHOOK, handler, cls) as string | undefined;
+      const realm = meta(AUTH_REALM, handler, cls) as string | undefined;
+      const brand = !meta(NEEDS_BRAND, handler, cls) ? null : path.includes(':brandId') ? 'path' : 'scoped';
+      const decisions: Access[] = [
+        ...(meta(IS_PUBLIC, handler, cls) ? [{ kind: 'public' } as const] : []),
+        ...(permission ? [{ kind: 'permission', permission, brand } as const] : []),
+        ...(meta(SESSION_ONLY, handler, cls) ? [{ kind: 'session' } as const] : []),
+        ...(signer ? [{ kind: 'signed', signer } as const] : []),
+        ...(realm ? [{ kind: 'realm', realm } as const] : []),
+      ];
+      routes.push({ method: RequestMethod[method], path, decisions });
+    }
+  }
+  return routes.sort((a, b) => `${a.method} ${a.path}`.localeCompare(`${b.method} ${b.path}`));
+}
+
+/** How the snapshot writes a decision. */
+export function describeAccess(access: Access): string {
+  switch (access.kind) {
+    case 'public':
+      return 'public';
+    case 'session':
+      return 'session only';
+    case 'signed':
+      return `signed by ${access.signer}`;
+    case 'realm':
+      return `realm ${access.realm}`;
+    case 'permission':
+      return `permission ${access.permission}${access.brand === 'path' ? ', brand from path' : access.brand === 'scoped' ? ', brand scoped' : ''}`;
+  }
+}
