@@ -9,6 +9,7 @@ const kopeks = { to: (v: number) => v, from: (v: string) => Number(v) };
 @Unique('uq_order_items_line', ['orderId', 'line'])
 @Check('ck_order_items_quantity', `"quantity" > 0`)
 @Check('ck_order_items_price', `"price_kopeks" >= 0`)
+@Check('ck_order_items_returned', `"returned_quantity" >= 0 AND "returned_quantity" <= "quantity"`)
 @Index('ix_order_items_size', ['sizeId'])
 export class OrderItemEntity {
   @PrimaryGeneratedColumn('identity', { generatedIdentity: 'BY DEFAULT' })
@@ -48,4 +49,8 @@ export class OrderItemEntity {
 
   @Column({ name: 'line_total_kopeks', type: 'bigint', transformer: kopeks })
   lineTotalKopeks: number;
+
+  /** Units received back through returns, any disposition. */
+  @Column({ name: 'returned_quantity', type: 'integer', default: 0 })
+  returnedQuantity: number;
 }

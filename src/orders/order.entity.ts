@@ -129,6 +129,19 @@ export class OrderEntity {
   @Column({ name: 'carrier_registration_failed_at', type: 'timestamptz', nullable: true })
   carrierRegistrationFailedAt: Date | null;
 
+  /**
+   * Set while a shipment registration is under way (the carrier is being called), cleared when
+   * it fails: an order being registered can no longer be cancelled.
+   */
+  @Column({ name: 'carrier_registration_started_at', type: 'timestamptz', nullable: true })
+  carrierRegistrationStartedAt: Date | null;
+
+  @Column({ name: 'cancelled_at', type: 'timestamptz', nullable: true })
+  cancelledAt: Date | null;
+
+  @Column({ name: 'cancel_reason', type: 'varchar', length: 500, nullable: true })
+  cancelReason: string | null;
+
   /** SHA-256 of the storefront's request, to tell a true retry from a reused order number. */
   @Column({ name: 'request_fingerprint', type: 'char', length: 64, nullable: true })
   requestFingerprint: string | null;

@@ -1,6 +1,6 @@
 import { Check, Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
 
-export const STOCK_REASONS = ['initial', 'order', 'acceptance', 'adjustment'] as const;
+export const STOCK_REASONS = ['initial', 'order', 'acceptance', 'adjustment', 'return', 'cancellation'] as const;
 export type StockReason = (typeof STOCK_REASONS)[number];
 
 /**
@@ -11,7 +11,10 @@ export type StockReason = (typeof STOCK_REASONS)[number];
  */
 @Entity('stock_movements')
 @Check('ck_stock_movements_delta', `"delta" <> 0`)
-@Check('ck_stock_movements_reason', `"reason" IN ('initial', 'order', 'acceptance', 'adjustment')`)
+@Check(
+  'ck_stock_movements_reason',
+  `"reason" IN ('initial', 'order', 'acceptance', 'adjustment', 'return', 'cancellation')`,
+)
 @Index('ix_stock_movements_size', ['sizeId', 'id'])
 @Index('ix_stock_movements_order', ['orderId'])
 @ForeignKey('ProductSizeEntity', ['sizeId', 'brandId'], ['id', 'brandId'], {

@@ -6,6 +6,7 @@ import { BrandOrderCounts1763770000000 } from './1763770000000-brand-order-count
 import { LedgerRowsInTheirBrand1763770100000 } from './1763770100000-ledger-rows-in-their-brand';
 import { LoginFailuresByTime1763770200000 } from './1763770200000-login-failures-by-time';
 import { JournalByTime1763770300000 } from './1763770300000-journal-by-time';
+import { ReturnsCancellationIdempotency1763770400000 } from './1763770400000-returns-cancellation-idempotency';
 
 /** Every migration, in order. A new migration is added here as well as in its own file. */
 export const migrations = [
@@ -17,4 +18,5 @@ export const migrations = [
   LedgerRowsInTheirBrand1763770100000,
   LoginFailuresByTime1763770200000,
   JournalByTime1763770300000,
+  ReturnsCancellationIdempotency1763770400000,
 ];

@@ -1,0 +1,35 @@
+import { Check, Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
+
+/**
+ * What happened to an order or a return, written in the transaction of the change (contract
+ * §10): the outbound webhooks deliver from here. `sequence` counts one subject's events from 1.
+ */
+@Entity('domain_events')
+@Unique('uq_domain_events_sequence', ['subject', 'subjectId', 'sequence'])
+@Check('ck_domain_events_subject', `"subject" IN ('order', 'return')`)
+@Index('ix_domain_events_brand', ['brandId', 'id'])
+export class DomainEventEntity {
+  @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'BY DEFAULT' })
+  id: string;
+
+  @Column({ name: 'brand_id', type: 'integer' })
+  brandId: number;
+
+  @Column({ type: 'varchar', length: 16 })
+  subject: 'order' | 'return';
+
+  @Column({ name: 'subject_id', type: 'integer' })
+  subjectId: number;
+
+  @Column({ type: 'integer' })
+  sequence: number;
+
+  @Column({ type: 'varchar', length: 64 })
+  type: string;
+
+  @Column({ type: 'jsonb' })
+  data: Record<string, unknown>;
+
+  @CreateDateColumn({ name: 'occurred_at', type: 'timestamptz' })
+  occurredAt: Date;
+}
