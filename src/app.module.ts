@@ -22,6 +22,7 @@ import { OutboxModule } from './outbox/outbox.module';
 import { PaymentsModule } from './payments/payments.module';
 import { OrdersModule } from './orders/orders.module';
 import { ProductionSitesModule } from './production-sites/production-sites.module';
+import { ReturnsModule } from './returns/returns.module';
 import { SecurityJournalModule } from './security-journal/security-journal.module';
 
 export interface AppModuleOptions {
@@ -59,6 +60,7 @@ export class AppModule {
         InventoryModule,
         ProductionSitesModule,
         OrdersModule,
+        ReturnsModule,
         PaymentsModule,
         DeliveryModule,
         NotificationsModule,

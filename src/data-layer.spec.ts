@@ -48,6 +48,11 @@ const OWNERS: Record<string, string[]> = {
   outbox: ['outbox'],
   inbound_events: ['inbound-events'],
   security_journal: ['security-journal'],
+  returns: ['returns'],
+  return_items: ['returns'],
+  return_numbers: ['returns'],
+  domain_events: ['domain-events'],
+  idempotency_keys: ['idempotency'],
 };
 
 function sources(dir: string): string[] {

@@ -4,10 +4,11 @@ import { DeliveryController } from './delivery.controller';
 import { DeliveryService } from './delivery.service';
 import { InboundEventsModule } from '../inbound-events/inbound-events.module';
 import { OutboxModule } from '../outbox/outbox.module';
+import { ReturnsModule } from '../returns/returns.module';
 
 /** The carrier's signed delivery status events. */
 @Module({
-  imports: [OutboxModule, InboundEventsModule, OrdersModule],
+  imports: [OutboxModule, InboundEventsModule, OrdersModule, ReturnsModule],
   controllers: [DeliveryController],
   providers: [DeliveryService],
 })

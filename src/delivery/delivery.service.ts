@@ -3,6 +3,7 @@ import { AppError } from '../common/errors/app-error';
 import { InboundEvents } from '../inbound-events/inbound-events';
 import { Outbox } from '../outbox/outbox';
 import { OrderLifecycle } from '../orders/order-lifecycle';
+import { ReturnsService } from '../returns/returns.service';
 import type { CarrierEventDto } from './dto/carrier-event.dto';
 import { Transactions } from '../database/transactions';
 
@@ -18,6 +19,7 @@ export class DeliveryService {
     private readonly events: InboundEvents,
     private readonly lifecycle: OrderLifecycle,
     private readonly outbox: Outbox,
+    private readonly returns: ReturnsService,
   ) {}
 
   async handle(event: CarrierEventDto): Promise<{ ok: true; duplicate?: true }> {
@@ -42,6 +44,10 @@ export class DeliveryService {
         occurredAt,
         trackingNumber: event.trackingNumber,
       });
+      // Goods coming back from a shipped order: a carrier return, once (contract §9).
+      if (order.status === 'shipped' && (event.status === 'returned' || event.status === 'not_delivered')) {
+        await this.returns.openCarrierReturn(tx, order.id);
+      }
       if (order.recipientEmail && event.status !== order.deliveryStatus) {
         await this.outbox.enqueue(tx, [
           {

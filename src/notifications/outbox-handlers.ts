@@ -6,6 +6,7 @@ import { CarrierClient } from './carrier-client';
 import { Mailer } from './mailer';
 import { MailTemplates, type RenderedMail } from './mail-templates';
 import { Outbox } from '../outbox/outbox';
+import { Transactions } from '../database/transactions';
 import type { ClaimedOutboxJob } from '../outbox/outbox-jobs.repository';
 
 export type ClaimedJob = ClaimedOutboxJob;
@@ -27,6 +28,7 @@ export class OutboxHandlers {
     private readonly carrier: CarrierClient,
     private readonly mailer: Mailer,
     private readonly outbox: Outbox,
+    private readonly transactions: Transactions,
   ) {}
 
   /** `signal` aborts when the job's lease is lost: no outside call is started after that. */
@@ -36,8 +38,15 @@ export class OutboxHandlers {
       case 'carrier.register_shipment': {
         const request = await this.orders.shipmentRequest(orderId);
         if (!request) return undefined;
-        const shipment = await this.carrier.registerShipment(request, signal);
-        return (tx) => this.lifecycle.recordShipment(tx, orderId, shipment);
+        // A cancelled order is never registered; an order being registered cannot be cancelled.
+        if (!(await this.transactions.run((tx) => this.lifecycle.beginShipment(tx, orderId)))) return undefined;
+        try {
+          const shipment = await this.carrier.registerShipment(request, signal);
+          return (tx) => this.lifecycle.recordShipment(tx, orderId, shipment);
+        } catch (error) {
+          await this.lifecycle.endShipmentAttempt(orderId);
+          throw error;
+        }
       }
       case 'mail.order_accepted':
         return this.mailBuyer(job, signal, (data) => MailTemplates.orderAccepted(data));

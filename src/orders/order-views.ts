@@ -1,6 +1,7 @@
 import type { OrderEntity, OrderSource, OrderStatus, PaymentStatus } from './order.entity';
 
 export interface OrderItemView {
+  id: number;
   productId: number;
   sizeId: number;
   article: string;
@@ -9,6 +10,7 @@ export interface OrderItemView {
   quantity: number;
   priceKopeks: number;
   lineTotalKopeks: number;
+  returnedQuantity: number;
 }
 
 /** The full order with the wire names of contract §6. */

@@ -1,9 +1,10 @@
-import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { BrandContext } from '../common/context/request-context';
 import { BrandCtx } from '../common/decorators/ctx.decorator';
 import { RequirePermission } from '../common/decorators/require-permission.decorator';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
+import { CancelOrderDto } from './dto/cancel-order.dto';
 import { ListOrdersQueryDto } from './dto/list-orders-query.dto';
 import { PlatformOrderDto } from './dto/platform-order.dto';
 import { OrdersService } from './orders.service';
@@ -34,5 +35,18 @@ export class OrdersController {
   @ApiCreatedResponse({ type: PlatformOrderResponse })
   create(@BrandCtx() ctx: BrandContext, @Body() body: PlatformOrderDto): Promise<PlatformOrderResponse> {
     return this.orders.createPlatformOrder(ctx, body);
+  }
+
+  @RequirePermission('orders.write')
+  @Post(':orderId/cancel')
+  @HttpCode(200)
+  @ApiOkResponse({ type: OrderResponse, description: 'The order, cancelled; the stock it took is back' })
+  @ApiConflictResponse({ description: 'The order is not new or paid, or the carrier has (or is getting) it' })
+  cancel(
+    @BrandCtx() ctx: BrandContext,
+    @Param('orderId', ParseIdPipe) orderId: number,
+    @Body() body: CancelOrderDto,
+  ): Promise<OrderResponse> {
+    return this.orders.cancel(ctx, orderId, body.reason?.trim() || null);
   }
 }

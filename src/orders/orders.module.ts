@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CatalogModule } from '../catalog/catalog.module';
+import { DomainEventsModule } from '../domain-events/domain-events.module';
 import { StockLedgerModule } from '../stock-ledger/stock-ledger.module';
 import { OrderItemEntity } from './order-item.entity';
 import { OrderEntity } from './order.entity';
@@ -19,6 +20,7 @@ import { OutboxModule } from '../outbox/outbox.module';
 /** Orders: the storefront webhook, platform orders and the admin read endpoints. */
 @Module({
   imports: [
+    DomainEventsModule,
     OutboxModule,
     SecurityJournalModule,
     TypeOrmModule.forFeature([OrderEntity, OrderItemEntity]),

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { PreparedStatements } from '../database/prepared';
 import type { Tx } from '../database/transactions';
+import { DomainEventsSql } from '../domain-events/domain-events.sql';
 import { IdentitySql } from '../identity/identity.sql';
 import { OrderItemEntity } from './order-item.entity';
 import { OrderEntity, type OrderStatus } from './order.entity';
@@ -56,12 +57,34 @@ export interface ShipmentRow {
 }
 
 export interface LineRow {
+  id: number;
+  product_id: number;
   size_id: number;
   article: string;
   size: string;
   quantity: number;
+  returned_quantity: number;
+  price_kopeks: string;
   line_total_kopeks: string;
 }
+
+export interface LockedOrderRow extends PayableOrderRow {
+  carrier_registration_started_at: Date | null;
+}
+
+/** An order event's data (contract §10), from the order's row `o`. */
+const ORDER_EVENT_DATA = `jsonb_build_object('orderId', o.id, 'orderNumber', o.order_number, 'partnerOrderId', o.partner_order_id,
+  'source', o.source, 'status', o.status, 'paymentStatus', o.payment_status, 'deliveryStatus', o.delivery_status,
+  'carrierTrackingNumber', o.carrier_tracking_number, 'totalKopeks', o.total_kopeks)`;
+
+const APPEND_ORDER_EVENT = DomainEventsSql.append({
+  subject: 'order',
+  brandId: 'o.brand_id',
+  subjectId: 'o.id',
+  type: '$2',
+  data: ORDER_EVENT_DATA,
+  from: '(SELECT * FROM orders WHERE id = $1) AS o',
+});
 
 /**
  * The orders and order_items tables, but for the statements that write a new order (order-writer
@@ -95,7 +118,8 @@ export class OrdersRepository {
   /** The order's lines in line order; in the caller's transaction when `tx` is given. */
   lines(orderId: number, tx?: Tx): Promise<LineRow[]> {
     return (tx ?? this.db).query(
-      'SELECT size_id, article, size, quantity, line_total_kopeks FROM order_items WHERE order_id = $1 ORDER BY line',
+      `SELECT id, product_id, size_id, article, size, quantity, returned_quantity, price_kopeks, line_total_kopeks
+         FROM order_items WHERE order_id = $1 ORDER BY line`,
       [orderId],
     );
   }
@@ -107,6 +131,61 @@ export class OrdersRepository {
       [orderNumber],
     );
     return rows[0] ?? null;
+  }
+
+  async lockById(tx: Tx, orderId: number): Promise<LockedOrderRow | null> {
+    const rows: LockedOrderRow[] = await tx.query(
+      `SELECT id, brand_id, order_number, status, total_kopeks, payment_status, stock_deducted_at, carrier_order_uuid,
+              carrier_registration_started_at, recipient_email
+         FROM orders WHERE id = $1 FOR UPDATE`,
+      [orderId],
+    );
+    return rows[0] ?? null;
+  }
+
+  async setCancelled(tx: Tx, orderId: number, reason: string | null): Promise<void> {
+    await tx.query(`UPDATE orders SET status = 'cancelled', cancelled_at = now(), cancel_reason = $2 WHERE id = $1`, [
+      orderId,
+      reason,
+    ]);
+  }
+
+  async setStatus(tx: Tx, orderId: number, status: OrderStatus): Promise<void> {
+    await tx.query('UPDATE orders SET status = $2 WHERE id = $1', [orderId, status]);
+  }
+
+  /** Marks a registration under way unless the order is cancelled or registered; true when marked. */
+  async beginShipment(tx: Tx, orderId: number): Promise<boolean> {
+    const rows: unknown[] = await tx.query(
+      `UPDATE orders SET carrier_registration_started_at = now()
+        WHERE id = $1 AND status <> 'cancelled' AND carrier_order_uuid IS NULL RETURNING id`,
+      [orderId],
+    );
+    return rows.length > 0;
+  }
+
+  async endShipmentAttempt(orderId: number): Promise<void> {
+    await this.db.query('UPDATE orders SET carrier_registration_started_at = NULL WHERE id = $1', [orderId]);
+  }
+
+  /** Adds units received back to the order's lines; true when every unit of the order is back. */
+  async addReturned(tx: Tx, orderId: number, units: Array<{ orderItemId: number; quantity: number }>) {
+    await tx.query(
+      `UPDATE order_items i SET returned_quantity = i.returned_quantity + u.quantity
+         FROM (SELECT id, sum(quantity)::int AS quantity FROM unnest($2::int[], $3::int[]) AS x(id, quantity) GROUP BY id) AS u
+        WHERE i.id = u.id AND i.order_id = $1`,
+      [orderId, units.map((u) => u.orderItemId), units.map((u) => u.quantity)],
+    );
+    const rows: Array<{ all_back: boolean }> = await tx.query(
+      'SELECT bool_and(returned_quantity = quantity) AS all_back FROM order_items WHERE order_id = $1',
+      [orderId],
+    );
+    return rows[0]?.all_back === true;
+  }
+
+  /** Appends an event of the order, with the state its row holds now (call after the change). */
+  async appendEvent(tx: Tx, orderId: number, type: string): Promise<void> {
+    await tx.query(APPEND_ORDER_EVENT, [orderId, type]);
   }
 
   /** The order with this carrier id or tracking number (the first, should both name one), locked. */

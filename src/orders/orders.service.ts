@@ -8,6 +8,7 @@ import { BrandOwnership } from '../security-journal/brand-ownership';
 import type { PlatformOrderDto } from './dto/platform-order.dto';
 import type { OrderEntity } from './order.entity';
 import { toOrderSummary, toOrderView } from './order-views';
+import { OrderLifecycle } from './order-lifecycle';
 import { OrdersRepository } from './orders.repository';
 import { OrderWriter } from './order-writer';
 
@@ -19,6 +20,7 @@ export class OrdersService {
     private readonly ownership: BrandOwnership,
     private readonly matcher: CatalogMatcher,
     private readonly writer: OrderWriter,
+    private readonly lifecycle: OrderLifecycle,
   ) {}
 
   /** The brand's orders, newest first, with the total in the same round trip (the key-check hot path). */
@@ -67,11 +69,27 @@ export class OrdersService {
     return { order: await this.fullView((await this.orders.byId(ref!.id))!) };
   }
 
+  /** Contract §9: a `new` or `paid` order the carrier has not got; its stock comes back. */
+  async cancel(ctx: BrandContext, orderId: number, reason: string | null) {
+    const found = await this.orders.byId(orderId);
+    await this.ownership.assertOwned(ctx, found, { resource: 'order', id: orderId });
+    await this.transactions.run(async (tx) => {
+      const order = await this.lifecycle.lockById(tx, orderId);
+      if (!order) throw AppError.notFound();
+      await this.lifecycle.cancel(tx, order, reason, {
+        kind: ctx.principal?.kind ?? null,
+        id: ctx.principal?.id ?? null,
+      });
+    });
+    return this.fullView((await this.orders.byId(orderId))!);
+  }
+
   private async fullView(order: OrderEntity) {
     const items = await this.orders.items(order.id);
     return toOrderView(
       order,
       items.map((item) => ({
+        id: item.id,
         productId: item.productId,
         sizeId: item.sizeId,
         article: item.article,
@@ -80,6 +98,7 @@ export class OrdersService {
         quantity: item.quantity,
         priceKopeks: item.priceKopeks,
         lineTotalKopeks: item.lineTotalKopeks,
+        returnedQuantity: item.returnedQuantity,
       })),
     );
   }

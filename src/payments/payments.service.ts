@@ -40,7 +40,14 @@ export class PaymentsService {
       });
       if (!fresh) return { ok: true, duplicate: true };
 
-      if (outcome === 'amount_mismatch') {
+      if (outcome === 'order_cancelled') {
+        await this.journal.recordWith(tx, ctx, {
+          type: 'payment_for_cancelled_order',
+          brandId: order.brandId,
+          actor: { kind: 'webhook', id: null },
+          details: { eventId: event.eventId, orderNumber: order.orderNumber, status: event.status },
+        });
+      } else if (outcome === 'amount_mismatch') {
         await this.journal.recordWith(tx, ctx, {
           type: 'payment_amount_mismatch',
           brandId: order.brandId,
@@ -60,6 +67,8 @@ export class PaymentsService {
   }
 
   private outcomeOf(order: PayableOrder, event: PaymentEventDto): string {
+    // A cancelled order takes no payment: the event is recorded and journaled, nothing moves.
+    if (order.status === 'cancelled') return 'order_cancelled';
     if (event.status === 'failed') return 'failed';
     if (event.amountKopeks !== order.totalKopeks) return 'amount_mismatch';
     return order.paid ? 'already_paid' : 'paid';

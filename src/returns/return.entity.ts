@@ -36,6 +36,10 @@ export class ReturnEntity {
   @ForeignKey('OrderEntity', { name: 'fk_returns_order' })
   orderId: number;
 
+  /** The order's number, copied (it never changes) so a return reads without the orders table. */
+  @Column({ name: 'order_number', type: 'varchar', length: 32 })
+  orderNumber: string;
+
   @Column({ name: 'external_return_id', type: 'varchar', length: 100 })
   externalReturnId: string;
 

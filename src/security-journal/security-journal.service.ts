@@ -11,7 +11,8 @@ export type JournalType =
   | 'site_key_issued'
   | 'site_key_revoked'
   | 'production_site_updated'
-  | 'payment_amount_mismatch';
+  | 'payment_amount_mismatch'
+  | 'payment_for_cancelled_order';
 
 export interface JournalEvent {
   type: JournalType;

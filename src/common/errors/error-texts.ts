@@ -20,6 +20,8 @@ export const ErrorText = {
   malformedJson: 'Malformed JSON body',
   payloadTooLarge: 'Payload too large',
   serviceUnavailable: 'Service unavailable',
+  idempotencyKeyReused: 'Idempotency key reused with a different request',
+  idempotencyKeyInProgress: 'A request with this idempotency key is in progress',
 
   // The service's own.
   sessionRequired: 'Forbidden: a user session is required',
@@ -44,6 +46,23 @@ export const ErrorText = {
     `items.${index}: product "${article}" has no size "${size}"`,
   lineSizeMissing: (index: number, sizeId: number) => `items.${index}: size ${sizeId} does not exist`,
   orderCannotMove: (from: string, to: string) => `An order that is ${from} cannot become ${to}`,
+  orderRegisteredWithCarrier: 'An order registered with the carrier (or being registered) cannot be cancelled',
+  invalidIdempotencyKey: 'Idempotency-Key must be 1 to 255 printable ASCII characters',
+  returnCannotMove: (from: string, to: string) => `A return that is ${from} cannot become ${to}`,
+  orderNotReturnable: (status: string) => `An order that is ${status} cannot be returned`,
+  notALineOfOrder: (index: number, orderItemId: number) =>
+    `items.${index}: order item ${orderItemId} is not a line of this order`,
+  returnExceedsOrdered: (index: number, orderItemId: number, left: number) =>
+    `items.${index}: order item ${orderItemId} has ${left} unit(s) left to return`,
+  repeatedLine: (index: number, id: number) => `items.${index}: line ${id} is listed twice`,
+  refundExceedsLines: (max: number) => `refundKopeks must not exceed the lines' total, ${max}`,
+  refundExceedsReturn: (max: number) => `refundKopeks must not exceed the return's refundKopeks, ${max}`,
+  refundNotPending: (status: string) => `A return whose refund is ${status} cannot be refunded`,
+  refundOfClosedOut: (status: string) => `A return that is ${status} cannot be refunded`,
+  notALineOfReturn: (index: number, returnItemId: number) =>
+    `items.${index}: return item ${returnItemId} is not a line of this return`,
+  receiptExceedsExpected: (index: number, returnItemId: number, left: number) =>
+    `items.${index}: return item ${returnItemId} has ${left} unit(s) still expected`,
   productArticleTaken: 'A product with this article already exists in the brand',
   storefrontArticleTaken: 'A product with this storefrontArticle already exists in the brand',
   sizeNameTaken: 'The product already has a size with this name',

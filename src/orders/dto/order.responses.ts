@@ -33,6 +33,7 @@ export class OrderListResponse {
 }
 
 export class OrderItemResponse {
+  @ApiProperty({ description: 'The orderItemId that returns name' }) id: number;
   @ApiProperty() productId: number;
   @ApiProperty() sizeId: number;
   @ApiProperty() article: string;
@@ -41,6 +42,7 @@ export class OrderItemResponse {
   @ApiProperty() quantity: number;
   @ApiProperty() priceKopeks: number;
   @ApiProperty() lineTotalKopeks: number;
+  @ApiProperty({ description: 'Units received back through returns so far' }) returnedQuantity: number;
 }
 
 export class OrderRecipient {

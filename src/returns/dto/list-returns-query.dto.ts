@@ -1,0 +1,19 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional } from 'class-validator';
+import { INT4_MAX } from '../../common/validation/integer-text';
+import { LimitQueryDto } from '../../common/validation/limit-query.dto';
+import { QueryInt } from '../../common/validation/query-int.decorator';
+import { RETURN_STATUSES, type ReturnStatus } from '../return-states';
+
+export class ListReturnsQueryDto extends LimitQueryDto {
+  @QueryInt({ min: 0, max: INT4_MAX, default: 0 })
+  offset: number = 0;
+
+  @ApiPropertyOptional({ enum: RETURN_STATUSES })
+  @IsOptional()
+  @IsIn(RETURN_STATUSES)
+  status?: ReturnStatus;
+
+  @QueryInt({ min: 1, max: INT4_MAX, description: 'Only the returns of this order' })
+  orderId?: number;
+}
