@@ -44,8 +44,11 @@ export class DeliveryService {
         occurredAt,
         trackingNumber: event.trackingNumber,
       });
-      // Goods coming back from a shipped order: a carrier return, once (contract §9).
-      if (order.status === 'shipped' && (event.status === 'returned' || event.status === 'not_delivered')) {
+      // Goods the carrier had (the order was found by its shipment) coming back: a carrier return, once (§9).
+      if (
+        (order.status === 'paid' || order.status === 'shipped') &&
+        (event.status === 'returned' || event.status === 'not_delivered')
+      ) {
         await this.returns.openCarrierReturn(tx, order.id);
       }
       if (order.recipientEmail && event.status !== order.deliveryStatus) {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { PreparedStatements } from '../database/prepared';
+import { changedRows } from '../database/returning';
 import type { Tx } from '../database/transactions';
 import { DomainEventsSql } from '../domain-events/domain-events.sql';
 import { IdentitySql } from '../identity/identity.sql';
@@ -156,7 +157,8 @@ export class OrdersRepository {
 
   /** Marks a registration under way unless the order is cancelled or registered; true when marked. */
   async beginShipment(tx: Tx, orderId: number): Promise<boolean> {
-    const rows: unknown[] = await tx.query(
+    const rows = await changedRows<{ id: number }>(
+      tx,
       `UPDATE orders SET carrier_registration_started_at = now()
         WHERE id = $1 AND status <> 'cancelled' AND carrier_order_uuid IS NULL RETURNING id`,
       [orderId],
