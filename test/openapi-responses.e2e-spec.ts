@@ -100,7 +100,16 @@ describe('the OpenAPI document describes the real answers', () => {
     await get(keysPath, { Authorization: 'Bearer csh_at_wrong' }, 401);
 
     const writer = await issueKey(fx, brand, {
-      permissions: ['products.read', 'products.write', 'stock.read', 'stock.write', 'orders.read', 'orders.write'],
+      permissions: [
+        'products.read',
+        'products.write',
+        'stock.read',
+        'stock.write',
+        'orders.read',
+        'orders.write',
+        'returns.read',
+        'returns.write',
+      ],
     });
     const product = (
       await send(
@@ -161,10 +170,10 @@ describe('the OpenAPI document describes the real answers', () => {
     const order = {
       partnerOrderId: 'DOC-1',
       recipient: { fullName: 'Ivanova Maria Petrovna', phone: '+7 912 345-67-89', email: 'maria@example.com' },
-      items: [{ article: 'SF-SH-1', size: 'm', quantity: 1, priceKopeks: 150000 }],
+      items: [{ article: 'SF-SH-1', size: 'm', quantity: 2, priceKopeks: 150000 }],
     };
     const webhook = '/orders/integrations/partner/webhook';
-    await send('post', webhook, storefront.headers, order, 201);
+    const accepted = await send('post', webhook, storefront.headers, order, 201);
     await send('post', webhook, storefront.headers, { ...order, comment: 'changed' }, 200);
     await send(
       'post',
@@ -174,6 +183,46 @@ describe('the OpenAPI document describes the real answers', () => {
       422,
     );
     await send('post', webhook, writer.headers, order, 403);
+
+    const sfOrder = await get(`/orders/admin/${accepted.body.order.id}`, writer.headers);
+    const line = { orderItemId: sfOrder.body.items[0].id, quantity: 1 };
+    const newReturn = (externalReturnId: string, status: number) =>
+      send(
+        'post',
+        '/returns',
+        writer.headers,
+        { orderId: sfOrder.body.id, externalReturnId, items: [line], reasonCode: 'defective' },
+        status,
+      );
+    const ret = (await newReturn('doc-r1', 201)).body.return as { id: number; items: Array<{ id: number }> };
+    await newReturn('doc-r1', 200);
+    await get('/returns?limit=5', writer.headers);
+    await get(`/returns/${ret.id}`, writer.headers);
+    await send('post', `/returns/${ret.id}/approve`, writer.headers, {}, 200);
+    await send('post', `/returns/${ret.id}/approve`, writer.headers, {}, 409);
+    const receipt = { items: [{ returnItemId: ret.items[0].id, quantity: 1, disposition: 'restock' }] };
+    await send('post', `/returns/${ret.id}/receive`, writer.headers, receipt, 200);
+    await send('post', `/returns/${ret.id}/refund`, writer.headers, {}, 200);
+    await send('post', `/returns/${ret.id}/close`, writer.headers, {}, 200);
+    const declined = (await newReturn('doc-r2', 201)).body.return as { id: number };
+    await send('post', `/returns/${declined.id}/decline`, writer.headers, { reasonNote: 'worn' }, 200);
+    const canceled = (await newReturn('doc-r3', 201)).body.return as { id: number };
+    await send('post', `/returns/${canceled.id}/cancel`, writer.headers, {}, 200);
+    await newReturn('doc-r4', 201);
+    await newReturn('doc-r5', 422);
+
+    const second = await send(
+      'post',
+      '/orders/admin',
+      writer.headers,
+      {
+        recipient: { fullName: 'Second Buyer', phone: '+7 900 111 22 44' },
+        items: [{ sizeId: product.sizes[1].id, quantity: 1 }],
+      },
+      201,
+    );
+    await send('post', `/orders/admin/${second.body.order.id}/cancel`, writer.headers, { reason: 'duplicate' }, 200);
+    await send('post', `/orders/admin/${second.body.order.id}/cancel`, writer.headers, {}, 409);
 
     const orderNumber = platform.body.order.orderNumber as string;
     const paid = await postSigned(http, '/payments/webhook', PAYMENT_SECRET, {
