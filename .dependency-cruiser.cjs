@@ -22,6 +22,7 @@ const FEATURES = [
   'delivery',
   'domain-events',
   'health',
+  'idempotency',
   'identity',
   'inbound-events',
   'inventory',

@@ -10,6 +10,7 @@ import { RateLimitModule } from './common/rate-limit/rate-limit.module';
 import { validateEnvironment } from './config/environment';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
+import { IdempotencyModule } from './idempotency/idempotency.module';
 import { IdentityModule } from './identity/identity.module';
 import { LoggingModule } from './logging.module';
 import { AccessKeysModule } from './access-keys/access-keys.module';
@@ -64,6 +65,7 @@ export class AppModule {
         PaymentsModule,
         DeliveryModule,
         NotificationsModule,
+        IdempotencyModule,
       ],
       providers: [
         // The guard chain, in this order: who is calling, within their rate, in which brand, may they.

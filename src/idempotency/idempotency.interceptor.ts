@@ -1,0 +1,88 @@
+import { CallHandler, ExecutionContext, Injectable, Logger, NestInterceptor } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { createHash } from 'node:crypto';
+import { from, lastValueFrom, type Observable } from 'rxjs';
+import { contextOf } from '../common/context/context-of';
+import type { HttpRequest } from '../common/context/http-types';
+import { AppError } from '../common/errors/app-error';
+import { describeError } from '../common/errors/error-description';
+import { ErrorText } from '../common/errors/error-texts';
+import { headerOf } from '../common/http/header-of';
+import { IdempotencyRepository } from './idempotency.repository';
+
+const VALID_KEY = /^[\x20-\x7e]{1,255}$/;
+/** Longer than any request runs: a claim older than this with no answer was left by a stopped instance. */
+const ABANDON_AFTER_SECONDS = 120;
+const SWEEP_EVERY_MS = 60_000;
+/** Principals whose POSTs may carry Idempotency-Key (contract §11). */
+const KEY_PRINCIPALS = new Set(['integration_key', 'site_key']);
+
+/**
+ * Idempotency-Key (contract §11), in PostgreSQL so every instance honours it. Runs after the
+ * guards, so 401, 403 and 429 never reach it; a 400 from validation or any 5xx releases the
+ * claim (the request changed nothing, a retry runs again); every other answer is stored and
+ * replayed for 24 hours with `Idempotent-Replayed: true`.
+ */
+@Injectable()
+export class IdempotencyInterceptor implements NestInterceptor {
+  private readonly logger = new Logger('Idempotency');
+  private lastSweep = 0;
+
+  constructor(
+    private readonly keys: IdempotencyRepository,
+    private readonly adapterHost: HttpAdapterHost,
+  ) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const request = context.switchToHttp().getRequest<HttpRequest & { body?: unknown }>();
+    if (request.method !== 'POST') return next.handle();
+    const key = headerOf(request, 'idempotency-key');
+    const principal = contextOf(request).principal;
+    if (key === undefined || !principal || !KEY_PRINCIPALS.has(principal.kind)) return next.handle();
+    if (!VALID_KEY.test(key)) throw AppError.badRequest([ErrorText.invalidIdempotencyKey]);
+    const response: unknown = context.switchToHttp().getResponse();
+    return from(this.run(request, response, `${principal.kind}:${principal.id}`, key, next));
+  }
+
+  private async run(
+    request: HttpRequest & { body?: unknown },
+    response: unknown,
+    scope: string,
+    key: string,
+    next: CallHandler,
+  ): Promise<unknown> {
+    this.sweepNowAndThen();
+    const http = this.adapterHost.httpAdapter;
+    const path = contextOf(request).path;
+    const hash = createHash('sha256')
+      .update(`${request.method} ${path}\n${JSON.stringify(request.body ?? null)}`)
+      .digest();
+    const claim = await this.keys.claim(scope, key, hash, ABANDON_AFTER_SECONDS);
+    if (claim.kind === 'mismatch') throw AppError.unprocessable(ErrorText.idempotencyKeyReused);
+    if (claim.kind === 'in_progress') throw AppError.conflict(ErrorText.idempotencyKeyInProgress);
+    if (claim.kind === 'replay') {
+      http.status(response, claim.status);
+      http.setHeader(response, 'Idempotent-Replayed', 'true');
+      return claim.status >= 400 ? { ...(claim.body as object), requestId: contextOf(request).requestId } : claim.body;
+    }
+    try {
+      const body: unknown = await lastValueFrom(next.handle() as Observable<unknown>, { defaultValue: undefined });
+      await this.keys.complete(scope, key, (response as { statusCode: number }).statusCode, body);
+      return body;
+    } catch (error) {
+      const { status, body } = describeError(error);
+      if (status === 400 || status >= 500) await this.keys.release(scope, key);
+      else await this.keys.complete(scope, key, status, body);
+      throw error;
+    }
+  }
+
+  /** Expired keys, at most once a minute per instance, off the request's path. */
+  private sweepNowAndThen(): void {
+    if (Date.now() - this.lastSweep < SWEEP_EVERY_MS) return;
+    this.lastSweep = Date.now();
+    this.keys
+      .sweep()
+      .catch((error: Error) => this.logger.warn(`could not sweep expired idempotency keys: ${error.message}`));
+  }
+}
