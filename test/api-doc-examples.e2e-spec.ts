@@ -40,7 +40,7 @@ describe('docs/api.md examples', () => {
     await db?.drop();
   });
 
-  it('issue a key, check it, revoke it, load the catalog, send a storefront order, confirm a payment, use a site key', async () => {
+  it('issue a key, check it, revoke it, load the catalog, send a storefront order, confirm a payment, use a site key, return, cancel, retry', async () => {
     const { stdout } = await run('bash', ['-c', docScript(service.baseUrl)], {
       timeout: 60_000,
       env: { ...process.env, PAYMENT_WEBHOOK_SECRET: 'readme-payment-secret-123' },
@@ -53,6 +53,13 @@ describe('docs/api.md examples', () => {
       /"ok":true,"duplicate":false,"order":\{"id":\d+,"orderNumber":"\d+","hash":"[\w-]+","totalKopeks":1405000\}/,
     );
     expect(stdout).toContain(`{"ok":true}`);
+    expect(stdout).toMatch(/"duplicate":false,"return":\{"id":\d+,"returnNumber":"R-000001".*"status":"requested"/);
+    expect(stdout).toMatch(/"status":"partially_received"|"status":"received"/);
+    expect(stdout).toMatch(/"refundStatus":"refunded"/);
+    expect(stdout).toMatch(/"status":"closed"/);
+    expect(stdout).toMatch(/"status":"cancelled"/);
+    // The retried adjustment: 201, then 201 again with the replay header.
+    expect(stdout).toMatch(/HTTP\/1\.1 201 Created\r?\nHTTP\/1\.1 201 Created\r?\nidempotent-replayed: true/i);
     expect(stdout).toMatch(
       /"site":\{"id":\d+,"name":"Ivanovo workshop"\},"brand":\{"id":1,"name":"Northwind","slug":"northwind"\}/,
     );
