@@ -12,7 +12,8 @@ import {
 const nullableText = { type: String, nullable: true } as const;
 const nullableTime = { type: String, format: 'date-time', nullable: true } as const;
 
-export class OrderSummary {
+/** What a line of the list and the full order both say. */
+class OrderHead {
   @ApiProperty() id: number;
   @ApiProperty() orderNumber: string;
   @ApiProperty({ enum: ORDER_SOURCES }) source: OrderSource;
@@ -21,10 +22,13 @@ export class OrderSummary {
   @ApiProperty({ enum: PAYMENT_STATUSES }) paymentStatus: PaymentStatus;
   @ApiProperty({ enum: CARRIER_STATUSES, nullable: true }) deliveryStatus: string | null;
   @ApiProperty() stockShortage: boolean;
-  @ApiProperty() recipientName: string;
   @ApiProperty() totalKopeks: number;
   @ApiProperty({ format: 'date-time' }) orderedAt: string;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
+}
+
+export class OrderSummary extends OrderHead {
+  @ApiProperty() recipientName: string;
 }
 
 export class OrderListResponse {
@@ -61,21 +65,10 @@ export class OrderDelivery {
   @ApiProperty(nullableText) pvzAddress: string | null;
 }
 
-export class OrderResponse {
-  @ApiProperty() id: number;
-  @ApiProperty() orderNumber: string;
+export class OrderResponse extends OrderHead {
   @ApiProperty() hash: string;
-  @ApiProperty({ enum: ORDER_SOURCES }) source: OrderSource;
-  @ApiProperty(nullableText) partnerOrderId: string | null;
-  @ApiProperty({ enum: ORDER_STATUSES }) status: OrderStatus;
-  @ApiProperty({ enum: PAYMENT_STATUSES }) paymentStatus: PaymentStatus;
-  @ApiProperty({ enum: CARRIER_STATUSES, nullable: true }) deliveryStatus: string | null;
-  @ApiProperty() stockShortage: boolean;
-  @ApiProperty({ format: 'date-time' }) orderedAt: string;
-  @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty() itemsTotalKopeks: number;
   @ApiProperty() deliveryCostKopeks: number;
-  @ApiProperty() totalKopeks: number;
   @ApiProperty(nullableText) promoCode: string | null;
   @ApiProperty(nullableText) comment: string | null;
   @ApiProperty({ type: OrderRecipient }) recipient: OrderRecipient;
