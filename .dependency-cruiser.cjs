@@ -10,6 +10,7 @@ const EXPORTED = {
   orders: ['order-lifecycle.ts', 'order-fulfilment.ts', 'carrier-status.ts', 'follow-up-data.ts'],
   returns: ['returns.service.ts'],
   'domain-events': ['domain-events.sql.ts'],
+  webhooks: ['webhooks.sql.ts', 'webhook-dispatcher.ts'],
   catalog: ['catalog-matcher.ts', 'catalog.service.ts', 'catalog.sql.ts'],
   identity: ['identity.sql.ts', 'brands.service.ts', 'users.service.ts'],
   inventory: ['inventory.service.ts'],
@@ -34,6 +35,7 @@ const FEATURES = [
   'returns',
   'security-journal',
   'stock-ledger',
+  'webhooks',
 ];
 
 module.exports = {

@@ -25,6 +25,7 @@ import { OrdersModule } from './orders/orders.module';
 import { ProductionSitesModule } from './production-sites/production-sites.module';
 import { ReturnsModule } from './returns/returns.module';
 import { SecurityJournalModule } from './security-journal/security-journal.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 export interface AppModuleOptions {
   /** The resolved database: DATABASE_URL, or the embedded server main.ts started. */
@@ -66,6 +67,7 @@ export class AppModule {
         DeliveryModule,
         NotificationsModule,
         IdempotencyModule,
+        WebhooksModule,
       ],
       providers: [
         // The guard chain, in this order: who is calling, within their rate, in which brand, may they.

@@ -53,6 +53,10 @@ const OWNERS: Record<string, string[]> = {
   return_numbers: ['returns'],
   domain_events: ['domain-events'],
   idempotency_keys: ['idempotency'],
+  webhook_endpoints: ['webhooks'],
+  webhook_messages: ['webhooks'],
+  webhook_deliveries: ['webhooks'],
+  webhook_attempts: ['webhooks'],
 };
 
 function sources(dir: string): string[] {

@@ -207,16 +207,17 @@ describe('order cancellation and carrier returns', () => {
         ).rows,
     );
     expect(events.map((e) => [e.sequence, e.type])).toEqual([
-      [1, 'order.paid'],
-      [2, 'order.cancelled'],
+      [1, 'order.created'],
+      [2, 'order.paid'],
+      [3, 'order.cancelled'],
     ]);
-    expect(events[1].data).toMatchObject({
+    expect(events[2].data).toMatchObject({
       orderId: created.id,
       orderNumber: created.orderNumber,
       status: 'cancelled',
       paymentStatus: 'paid',
       totalKopeks: created.totalKopeks,
-      sequence: 2,
+      sequence: 3,
     });
   });
 });

@@ -163,6 +163,64 @@ export class Environment {
   @Max(86_400, { message: 'OUTBOX_GIVE_UP_AFTER_SECONDS must be an integer between 1 and 86400' })
   OUTBOX_GIVE_UP_AFTER_SECONDS = 86_400;
 
+  /** 64 hex characters (32 bytes): the AES-256-GCM key of the webhook signing secrets at rest. */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^[0-9a-fA-F]{64}$/, { message: 'SECRETS_ENCRYPTION_KEY must be 64 hex characters' })
+  SECRETS_ENCRYPTION_KEY?: string;
+
+  @Transform(toBool)
+  @IsBoolean({ message: 'WEBHOOK_WORKER must be true or false' })
+  WEBHOOK_WORKER = true;
+
+  @Transform(toInt)
+  @IsInt({ message: 'WEBHOOK_POLL_MS must be an integer between 20 and 60000' })
+  @Min(20, { message: 'WEBHOOK_POLL_MS must be an integer between 20 and 60000' })
+  @Max(60000, { message: 'WEBHOOK_POLL_MS must be an integer between 20 and 60000' })
+  WEBHOOK_POLL_MS = 500;
+
+  @Transform(toInt)
+  @IsInt({ message: 'WEBHOOK_TIMEOUT_MS must be an integer between 100 and 120000' })
+  @Min(100, { message: 'WEBHOOK_TIMEOUT_MS must be an integer between 100 and 120000' })
+  @Max(120000, { message: 'WEBHOOK_TIMEOUT_MS must be an integer between 100 and 120000' })
+  WEBHOOK_TIMEOUT_MS = 15000;
+
+  /** Comma-separated seconds between attempts; unset: Svix's schedule (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h). */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^\d+(\.\d+)?(,\d+(\.\d+)?){0,19}$/, {
+    message: 'WEBHOOK_RETRY_SCHEDULE must be up to 20 comma-separated numbers of seconds',
+  })
+  WEBHOOK_RETRY_SCHEDULE?: string;
+
+  @Transform(toInt)
+  @IsInt({ message: 'WEBHOOK_DISABLE_AFTER_SECONDS must be an integer between 1 and 31536000' })
+  @Min(1, { message: 'WEBHOOK_DISABLE_AFTER_SECONDS must be an integer between 1 and 31536000' })
+  @Max(31536000, { message: 'WEBHOOK_DISABLE_AFTER_SECONDS must be an integer between 1 and 31536000' })
+  WEBHOOK_DISABLE_AFTER_SECONDS = 432000;
+
+  @Transform(toInt)
+  @IsInt({ message: 'WEBHOOK_LOG_RETENTION_DAYS must be an integer between 1 and 3650' })
+  @Min(1, { message: 'WEBHOOK_LOG_RETENTION_DAYS must be an integer between 1 and 3650' })
+  @Max(3650, { message: 'WEBHOOK_LOG_RETENTION_DAYS must be an integer between 1 and 3650' })
+  WEBHOOK_LOG_RETENTION_DAYS = 30;
+
+  @Transform(toInt)
+  @IsInt({ message: 'WEBHOOK_CONCURRENCY must be an integer between 1 and 1000' })
+  @Min(1, { message: 'WEBHOOK_CONCURRENCY must be an integer between 1 and 1000' })
+  @Max(1000, { message: 'WEBHOOK_CONCURRENCY must be an integer between 1 and 1000' })
+  WEBHOOK_CONCURRENCY = 50;
+
+  @Transform(toInt)
+  @IsInt({ message: 'WEBHOOK_ENDPOINT_CONCURRENCY must be an integer between 1 and 100' })
+  @Min(1, { message: 'WEBHOOK_ENDPOINT_CONCURRENCY must be an integer between 1 and 100' })
+  @Max(100, { message: 'WEBHOOK_ENDPOINT_CONCURRENCY must be an integer between 1 and 100' })
+  WEBHOOK_ENDPOINT_CONCURRENCY = 4;
+
+  @Transform(toBool)
+  @IsBoolean({ message: 'WEBHOOK_ALLOW_PRIVATE_URLS must be true or false' })
+  WEBHOOK_ALLOW_PRIVATE_URLS = false;
+
   @Transform(toInt)
   @IsInt({ message: 'RATE_LIMIT_PER_SECOND must be a positive integer' })
   @Min(1, { message: 'RATE_LIMIT_PER_SECOND must be a positive integer' })

@@ -83,4 +83,10 @@ export const MailTemplates = {
       'Please register the shipment by hand and enter the tracking number on the order.',
       ...orderLines(order),
     ]),
+
+  staffWebhookDisabled: (brandName: string, endpoint: { id: number; url: string }) =>
+    render(`${brandName}: webhook endpoint ${endpoint.id} was disabled`, [
+      `The webhook endpoint ${endpoint.url} (id ${endpoint.id}) answered nothing but failures for too long and has been disabled.`,
+      'Its deliveries wait; fix the receiver, then enable the endpoint again in the admin area (PATCH … {"enabled": true}).',
+    ]),
 };

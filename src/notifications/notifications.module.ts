@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { IdentityModule } from '../identity/identity.module';
 import { OrdersModule } from '../orders/orders.module';
 import { CarrierClient } from './carrier-client';
 import { Mailer } from './mailer';
@@ -9,7 +10,7 @@ import { OutboxModule } from '../outbox/outbox.module';
 
 /** Runs the outbox: carrier registration and mail, with retries, and shows what is stuck. */
 @Module({
-  imports: [OutboxModule, OrdersModule],
+  imports: [OutboxModule, OrdersModule, IdentityModule],
   controllers: [OutboxAdminController],
   providers: [CarrierClient, Mailer, OutboxHandlers, OutboxWorker],
   exports: [OutboxWorker],

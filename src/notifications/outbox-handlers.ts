@@ -5,6 +5,7 @@ import { OrderLifecycle } from '../orders/order-lifecycle';
 import { CarrierClient } from './carrier-client';
 import { Mailer } from './mailer';
 import { MailTemplates, type RenderedMail } from './mail-templates';
+import { BrandsService } from '../identity/brands.service';
 import { Outbox } from '../outbox/outbox';
 import { Transactions } from '../database/transactions';
 import type { ClaimedOutboxJob } from '../outbox/outbox-jobs.repository';
@@ -29,6 +30,7 @@ export class OutboxHandlers {
     private readonly mailer: Mailer,
     private readonly outbox: Outbox,
     private readonly transactions: Transactions,
+    private readonly brands: BrandsService,
   ) {}
 
   /** `signal` aborts when the job's lease is lost: no outside call is started after that. */
@@ -56,6 +58,8 @@ export class OutboxHandlers {
         return this.mailBuyer(job, signal, (data) => MailTemplates.deliveryStatus(data, job.payload.status ?? ''));
       case 'mail.staff_paid_order':
         return this.mailStaff(job, signal, (data) => MailTemplates.staffPaidOrder(data));
+      case 'mail.staff_webhook_disabled':
+        return this.mailStaffAboutEndpoint(job, signal);
       case 'mail.staff_shipment_failed':
         return this.mailStaff(job, signal, (data) =>
           MailTemplates.staffShipmentFailed(data, (job.payload as { lastError?: string }).lastError ?? null),
@@ -78,6 +82,22 @@ export class OutboxHandlers {
         dedupeKey: `staff_shipment_failed:${job.payload.orderId}`,
       },
     ]);
+  }
+
+  private async mailStaffAboutEndpoint(job: ClaimedJob, signal: AbortSignal) {
+    const about = job.payload as unknown as { brandId: number; endpointId: number; url: string };
+    const brand = await this.brands.get(about.brandId);
+    if (!brand.staffEmail) {
+      this.logger.warn({ brandId: about.brandId, kind: job.kind }, 'brand has no staffEmail: staff mail skipped');
+      return undefined;
+    }
+    signal.throwIfAborted();
+    await this.mailer.send({
+      to: brand.staffEmail,
+      messageId: messageIdOf(job),
+      ...MailTemplates.staffWebhookDisabled(brand.name, { id: about.endpointId, url: about.url }),
+    });
+    return undefined;
   }
 
   private async mailBuyer(job: ClaimedJob, signal: AbortSignal, template: MailTemplate) {

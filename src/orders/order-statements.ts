@@ -1,4 +1,7 @@
 import { CatalogSql } from '../catalog/catalog.sql';
+import { DomainEventsSql } from '../domain-events/domain-events.sql';
+import { WebhooksSql } from '../webhooks/webhooks.sql';
+import { orderEventData } from './order-event-data';
 import { LedgerSql } from '../stock-ledger/stock-ledger';
 import { enqueueSql } from '../outbox/outbox';
 import { NamedParameters } from '../database/named-parameters';
@@ -113,7 +116,8 @@ const A = ACCEPT_STOREFRONT_ORDER_PARAMS.$;
  * its lines matched to the brand's catalog by storefront article and size, priced
  * (the given price, else the size's, else the product's), the sizes locked in the ledger's order,
  * the order written with stockShortage known, then the stock, the lines, the ledger rows and the
- * acceptance mail. An order the brand already has with this partnerOrderId is read instead (the
+ * acceptance mail, and the `order.created` event with its webhook deliveries when the brand has an
+ * endpoint for it. An order the brand already has with this partnerOrderId is read instead (the
  * repeat check) and nothing is matched, locked or written; so is nothing when a line matches no
  * size ("unmatched": the caller asks the matcher which, for the 422). One round trip instead of
  * a lookup, a matching query, BEGIN, order, stock, mail, COMMIT.
@@ -138,7 +142,8 @@ export const ACCEPT_STOREFRONT_ORDER: Prepared = {
            FROM (SELECT sum(price * quantity)::bigint AS items FROM matched) AS money
           WHERE (SELECT ok FROM ready)
          ON CONFLICT (brand_id, partner_order_id) DO NOTHING
-         RETURNING id, order_number, hash, total_kopeks
+         RETURNING id, order_number, hash, total_kopeks, brand_id, partner_order_id, source, status, payment_status,
+                   delivery_status, carrier_tracking_number
        ),
        updated AS (${LedgerSql.addDeltas({ locked: 'locked', changes: 'per_size', brandId: A.brandId, condition: 'EXISTS (SELECT 1 FROM created)' })}),
        lines AS (
@@ -150,6 +155,16 @@ export const ACCEPT_STOREFRONT_ORDER: Prepared = {
          `SELECT ${A.brandId}::int, m.size_id, -m.quantity, 'order', created.id, NULL::int, NULL::text, ${A.actorKind}::text, ${A.actorId}::int
             FROM created, matched m`,
        )}),
+       ${DomainEventsSql.appendCtes({
+         subject: 'order',
+         brandId: 'c.brand_id',
+         subjectId: 'c.id',
+         type: `'order.created'`,
+         data: orderEventData('c'),
+         from: 'created AS c',
+         // Recorded only for a brand that listens: otherwise this costs one index probe.
+         condition: WebhooksSql.hasSubscriber(A.brandId, `'order.created'`),
+       })},
        mail AS (${enqueueSql(
          `SELECT 'mail.order_accepted', jsonb_build_object('orderId', created.id), 'order_accepted:' || created.id FROM created WHERE ${A.acceptanceMail}::boolean`,
        )})

@@ -8,6 +8,7 @@ import { DomainEventsSql } from '../domain-events/domain-events.sql';
 import { IdentitySql } from '../identity/identity.sql';
 import { OrderItemEntity } from './order-item.entity';
 import { OrderEntity, type OrderStatus } from './order.entity';
+import { orderEventData } from './order-event-data';
 import { BRAND_TOTAL, LIST_ORDERS } from './order-list.query';
 import type { OrderSummaryRow } from './order-views';
 
@@ -73,17 +74,12 @@ export interface LockedOrderRow extends PayableOrderRow {
   carrier_registration_started_at: Date | null;
 }
 
-/** An order event's data (contract §10), from the order's row `o`. */
-const ORDER_EVENT_DATA = `jsonb_build_object('orderId', o.id, 'orderNumber', o.order_number, 'partnerOrderId', o.partner_order_id,
-  'source', o.source, 'status', o.status, 'paymentStatus', o.payment_status, 'deliveryStatus', o.delivery_status,
-  'carrierTrackingNumber', o.carrier_tracking_number, 'totalKopeks', o.total_kopeks)`;
-
 const APPEND_ORDER_EVENT = DomainEventsSql.append({
   subject: 'order',
   brandId: 'o.brand_id',
   subjectId: 'o.id',
   type: '$2',
-  data: ORDER_EVENT_DATA,
+  data: orderEventData('o'),
   from: '(SELECT * FROM orders WHERE id = $1) AS o',
 });
 

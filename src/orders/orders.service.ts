@@ -49,8 +49,8 @@ export class OrdersService {
       );
       throw AppError.unprocessable(problems[0], problems);
     }
-    const ref = await this.transactions.run((tx) =>
-      this.writer.insert(tx, {
+    const ref = await this.transactions.run(async (tx) => {
+      const created = await this.writer.insert(tx, {
         brandId: ctx.brandId,
         source: 'platform',
         partnerOrderId: null,
@@ -64,8 +64,10 @@ export class OrdersService {
           const size = sizes.get(item.sizeId)!;
           return { ...size, quantity: item.quantity, priceKopeks: item.priceKopeks ?? size.catalogPriceKopeks };
         }),
-      }),
-    );
+      });
+      await this.orders.appendEvent(tx, created!.id, 'order.created');
+      return created;
+    });
     return { order: await this.fullView((await this.orders.byId(ref!.id))!) };
   }
 

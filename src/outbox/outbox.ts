@@ -7,6 +7,7 @@ export type OutboxKind =
   | 'mail.delivery_status'
   | 'mail.staff_paid_order'
   | 'mail.staff_shipment_failed'
+  | 'mail.staff_webhook_disabled'
   | 'carrier.register_shipment';
 
 export interface OutboxEntry {

@@ -12,7 +12,12 @@ export type JournalType =
   | 'site_key_revoked'
   | 'production_site_updated'
   | 'payment_amount_mismatch'
-  | 'payment_for_cancelled_order';
+  | 'payment_for_cancelled_order'
+  | 'webhook_endpoint_created'
+  | 'webhook_endpoint_updated'
+  | 'webhook_endpoint_deleted'
+  | 'webhook_endpoint_secret_rotated'
+  | 'webhook_endpoint_disabled';
 
 export interface JournalEvent {
   type: JournalType;

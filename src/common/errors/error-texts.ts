@@ -48,6 +48,7 @@ export const ErrorText = {
   orderCannotMove: (from: string, to: string) => `An order that is ${from} cannot become ${to}`,
   orderRegisteredWithCarrier: 'An order registered with the carrier (or being registered) cannot be cancelled',
   invalidIdempotencyKey: 'Idempotency-Key must be 1 to 255 printable ASCII characters',
+  webhookUrlRefused: (reason: string) => `url is refused: ${reason}`,
   returnCannotMove: (from: string, to: string) => `A return that is ${from} cannot become ${to}`,
   orderNotReturnable: (status: string) => `An order that is ${status} cannot be returned`,
   notALineOfOrder: (index: number, orderItemId: number) =>

@@ -5,7 +5,6 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * `return` and `cancellation` reasons, the domain events the outbound webhooks will deliver,
  * and idempotency keys (contract §9, §10, §11).
  */
-
 export class ReturnsCancellationIdempotency1763770400000 implements MigrationInterface {
   name = 'ReturnsCancellationIdempotency1763770400000';
 

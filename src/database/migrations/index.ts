@@ -7,6 +7,7 @@ import { LedgerRowsInTheirBrand1763770100000 } from './1763770100000-ledger-rows
 import { LoginFailuresByTime1763770200000 } from './1763770200000-login-failures-by-time';
 import { JournalByTime1763770300000 } from './1763770300000-journal-by-time';
 import { ReturnsCancellationIdempotency1763770400000 } from './1763770400000-returns-cancellation-idempotency';
+import { WebhookEndpoints1763770500000 } from './1763770500000-webhook-endpoints';
 
 /** Every migration, in order. A new migration is added here as well as in its own file. */
 export const migrations = [
@@ -19,4 +20,5 @@ export const migrations = [
   LoginFailuresByTime1763770200000,
   JournalByTime1763770300000,
   ReturnsCancellationIdempotency1763770400000,
+  WebhookEndpoints1763770500000,
 ];

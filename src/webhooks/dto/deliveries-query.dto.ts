@@ -1,0 +1,16 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
+import { LimitQueryDto } from '../../common/validation/limit-query.dto';
+
+export class DeliveriesQueryDto extends LimitQueryDto {
+  @ApiPropertyOptional({ enum: ['pending', 'succeeded', 'failed'] })
+  @IsOptional()
+  @IsIn(['pending', 'succeeded', 'failed'])
+  status?: 'pending' | 'succeeded' | 'failed';
+
+  @ApiPropertyOptional({ description: 'A messageId: the deliveries older than its (the next page)' })
+  @IsOptional()
+  @IsString()
+  @Matches(/^msg_[0-9a-f]{32}$/, { message: 'before must be a messageId' })
+  before?: string;
+}

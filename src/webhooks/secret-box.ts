@@ -1,0 +1,49 @@
+import { Logger } from '@nestjs/common';
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+
+/**
+ * Seals secrets the service must keep readable (webhook signing secrets) with AES-256-GCM: a
+ * database dump holds `iv | tag | ciphertext`, never the secret, and a tampered value fails to open.
+ */
+export class SecretBox {
+  constructor(private readonly key: Buffer) {
+    if (key.length !== 32) throw new Error('the secrets key must be 32 bytes');
+  }
+
+  seal(plain: string): Buffer {
+    const iv = randomBytes(IV_BYTES);
+    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+    return Buffer.concat([iv, cipher.getAuthTag(), body]);
+  }
+
+  open(sealed: Buffer): string {
+    const decipher = createDecipheriv('aes-256-gcm', this.key, sealed.subarray(0, IV_BYTES));
+    decipher.setAuthTag(sealed.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
+    return Buffer.concat([decipher.update(sealed.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
+  }
+}
+
+/**
+ * SECRETS_ENCRYPTION_KEY when set; otherwise a random key kept in the data folder (development
+ * only, with a warning), as the session secret is. `wx` makes concurrent first starts agree.
+ */
+export async function loadSecretsKey(configured: string | undefined, dataDir: string): Promise<Buffer> {
+  if (configured) return Buffer.from(configured, 'hex');
+  const file = path.resolve(dataDir, 'secrets-key');
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  const logger = new Logger('SecretsKey');
+  try {
+    await fs.writeFile(file, randomBytes(32).toString('hex'), { flag: 'wx', mode: 0o600 });
+    logger.warn(`SECRETS_ENCRYPTION_KEY is not set: generated one in ${file} (development only)`);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    logger.warn(`SECRETS_ENCRYPTION_KEY is not set: using the one kept in ${file} (development only)`);
+  }
+  return Buffer.from((await fs.readFile(file, 'utf8')).trim(), 'hex');
+}

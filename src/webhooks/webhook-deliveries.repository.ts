@@ -1,0 +1,177 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { changedRows } from '../database/returning';
+import type { Tx } from '../database/transactions';
+
+export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
+
+/** A delivery a worker holds, with what sending it needs. */
+export interface ClaimedDelivery {
+  id: string;
+  attempts: number;
+  endpoint_id: number;
+  brand_id: number;
+  url: string;
+  secret_sealed: Buffer;
+  previous_secret_sealed: Buffer | null;
+  previous_secret_expires_at: Date | null;
+  msg_id: string;
+  payload: Record<string, unknown>;
+}
+
+export interface AttemptRecord {
+  status: number | null;
+  durationMs: number;
+  error: string | null;
+  body: string | null;
+}
+
+export interface DeliveryView {
+  messageId: string;
+  eventType: string;
+  status: DeliveryStatus;
+  attempts: Array<{ at: string; responseStatus: number | null; durationMs: number; error: string | null }>;
+  nextAttemptAt: string | null;
+  createdAt: string;
+}
+
+/** The webhook_messages, webhook_deliveries and webhook_attempts tables. */
+@Injectable()
+export class WebhookDeliveriesRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /**
+   * Claims due deliveries of enabled endpoints for `leaseSeconds`, at most `perEndpoint` in
+   * flight for any one endpoint (counting the claims other workers hold), so a slow receiver
+   * holds only its own share. The locking subquery repeats the "free" condition: a row another
+   * worker claimed meanwhile fails it on PostgreSQL's re-check and is skipped.
+   */
+  async claim(token: string, limit: number, perEndpoint: number, leaseSeconds: number): Promise<ClaimedDelivery[]> {
+    const claimed = await changedRows<{ id: string }>(
+      this.db.manager,
+      `WITH busy AS (
+         SELECT endpoint_id, count(*)::int AS n FROM webhook_deliveries
+          WHERE status = 'pending' AND locked_until > now() GROUP BY endpoint_id
+       ), candidates AS (
+         SELECT d.id, d.endpoint_id, d.next_attempt_at,
+                row_number() OVER (PARTITION BY d.endpoint_id ORDER BY d.next_attempt_at, d.id) AS rank
+           FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id AND w.enabled
+          WHERE d.status = 'pending' AND d.next_attempt_at <= now() AND (d.locked_until IS NULL OR d.locked_until <= now())
+       ), picked AS (
+         SELECT c.id FROM candidates c LEFT JOIN busy b ON b.endpoint_id = c.endpoint_id
+          WHERE c.rank + COALESCE(b.n, 0) <= $3
+          ORDER BY c.next_attempt_at, c.id LIMIT $2
+       )
+       UPDATE webhook_deliveries d SET lock_token = $1, locked_until = now() + make_interval(secs => $4)
+         FROM (SELECT id FROM webhook_deliveries
+                WHERE id IN (SELECT id FROM picked) AND status = 'pending'
+                  AND (locked_until IS NULL OR locked_until <= now())
+                FOR UPDATE SKIP LOCKED) AS free
+        WHERE d.id = free.id
+       RETURNING d.id`,
+      [token, limit, perEndpoint, leaseSeconds],
+    );
+    if (claimed.length === 0) return [];
+    return this.db.query(
+      `SELECT d.id, d.attempts, d.endpoint_id, w.brand_id, w.url, w.secret_sealed, w.previous_secret_sealed,
+              w.previous_secret_expires_at, m.msg_id, m.payload
+         FROM webhook_deliveries d
+         JOIN webhook_endpoints w ON w.id = d.endpoint_id
+         JOIN webhook_messages m ON m.id = d.message_id
+        WHERE d.id = ANY($1::bigint[]) AND d.lock_token = $2
+        ORDER BY d.id`,
+      [claimed.map((row) => row.id), token],
+    );
+  }
+
+  /**
+   * Records an attempt and the delivery's next state, if the worker still holds it; false when
+   * its claim ran out and another worker took the delivery (that one records its own attempt).
+   */
+  async recordAttempt(
+    tx: Tx,
+    deliveryId: string,
+    token: string,
+    attempt: AttemptRecord,
+    next: { status: DeliveryStatus; retryInMs: number | null },
+  ): Promise<boolean> {
+    const updated = await changedRows<{ id: string }>(
+      tx,
+      `UPDATE webhook_deliveries
+          SET status = $3, attempts = attempts + 1, lock_token = NULL, locked_until = NULL,
+              next_attempt_at = CASE WHEN $4::float8 IS NULL THEN NULL ELSE now() + make_interval(secs => $4::float8 / 1000) END
+        WHERE id = $1 AND lock_token = $2 RETURNING id`,
+      [deliveryId, token, next.status, next.retryInMs],
+    );
+    if (updated.length === 0) return false;
+    await tx.query(
+      `INSERT INTO webhook_attempts (delivery_id, response_status, duration_ms, error, response_body)
+       VALUES ($1, $2, $3, $4, $5)`,
+      [deliveryId, attempt.status, attempt.durationMs, attempt.error?.slice(0, 500) ?? null, attempt.body],
+    );
+    return true;
+  }
+
+  /** A `webhook.test` message to one endpoint only; its `webhook-id`. */
+  async insertTestMessage(tx: Tx, brandId: number, endpointId: number): Promise<string> {
+    const rows: Array<{ msg_id: string }> = await tx.query(
+      `WITH message AS (
+         INSERT INTO webhook_messages (msg_id, brand_id, event_type, payload)
+         VALUES ('msg_' || replace(gen_random_uuid()::text, '-', ''), $1, 'webhook.test',
+                 jsonb_build_object('type', 'webhook.test',
+                                    'timestamp', to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+                                    'data', jsonb_build_object('endpointId', $2::int)))
+         RETURNING id, msg_id
+       ), delivery AS (
+         INSERT INTO webhook_deliveries (message_id, endpoint_id) SELECT id, $2 FROM message
+       )
+       SELECT msg_id FROM message`,
+      [brandId, endpointId],
+    );
+    return rows[0].msg_id;
+  }
+
+  /** Sends the endpoint's delivery of this message again now, with the same `webhook-id`; false when there is none. */
+  async retryNow(endpointId: number, msgId: string): Promise<boolean> {
+    const rows = await changedRows<{ id: string }>(
+      this.db.manager,
+      `UPDATE webhook_deliveries d SET status = 'pending', next_attempt_at = now()
+         FROM webhook_messages m
+        WHERE m.id = d.message_id AND m.msg_id = $2 AND d.endpoint_id = $1
+        RETURNING d.id`,
+      [endpointId, msgId],
+    );
+    return rows.length > 0;
+  }
+
+  /** The endpoint's deliveries, newest first, each with its attempts. */
+  async page(
+    endpointId: number,
+    filter: { status?: DeliveryStatus; before?: string; limit: number },
+  ): Promise<DeliveryView[]> {
+    return this.db.query(
+      `SELECT m.msg_id AS "messageId", m.event_type AS "eventType", d.status,
+              COALESCE((SELECT json_agg(json_build_object('at', a.at, 'responseStatus', a.response_status,
+                                                          'durationMs', a.duration_ms, 'error', a.error) ORDER BY a.id)
+                          FROM webhook_attempts a WHERE a.delivery_id = d.id), '[]') AS attempts,
+              CASE WHEN d.status = 'pending' THEN d.next_attempt_at END AS "nextAttemptAt", d.created_at AS "createdAt"
+         FROM webhook_deliveries d JOIN webhook_messages m ON m.id = d.message_id
+        WHERE d.endpoint_id = $1 AND ($2::text IS NULL OR d.status = $2)
+          AND ($3::text IS NULL OR d.id < (SELECT d2.id FROM webhook_deliveries d2 JOIN webhook_messages m2 ON m2.id = d2.message_id
+                                            WHERE d2.endpoint_id = $1 AND m2.msg_id = $3))
+        ORDER BY d.id DESC LIMIT $4`,
+      [endpointId, filter.status ?? null, filter.before ?? null, filter.limit],
+    );
+  }
+
+  /** Messages older than the retention whose deliveries are all settled, with their deliveries and attempts. */
+  async prune(retentionDays: number): Promise<void> {
+    await this.db.query(
+      `DELETE FROM webhook_messages m
+        WHERE m.created_at < now() - make_interval(days => $1)
+          AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.message_id = m.id AND d.status = 'pending')`,
+      [retentionDays],
+    );
+  }
+}

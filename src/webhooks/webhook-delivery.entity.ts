@@ -1,0 +1,41 @@
+import { Check, Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { WebhookEndpointEntity } from './webhook-endpoint.entity';
+import { WebhookMessageEntity } from './webhook-message.entity';
+
+/** One message to one endpoint: pending until a 2xx, failed after the last retry. */
+@Entity('webhook_deliveries')
+@Unique('uq_webhook_deliveries_message_endpoint', ['messageId', 'endpointId'])
+@Check('ck_webhook_deliveries_status', `"status" IN ('pending', 'succeeded', 'failed')`)
+@Index('ix_webhook_deliveries_due', ['nextAttemptAt'], { where: `"status" = 'pending'` })
+@Index('ix_webhook_deliveries_endpoint', ['endpointId', 'id'])
+export class WebhookDeliveryEntity {
+  @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'BY DEFAULT' })
+  id: string;
+
+  @Column({ name: 'message_id', type: 'bigint' })
+  @ForeignKey(() => WebhookMessageEntity, { name: 'fk_webhook_deliveries_message', onDelete: 'CASCADE' })
+  messageId: string;
+
+  @Column({ name: 'endpoint_id', type: 'integer' })
+  @ForeignKey(() => WebhookEndpointEntity, { name: 'fk_webhook_deliveries_endpoint', onDelete: 'CASCADE' })
+  endpointId: number;
+
+  @Column({ type: 'varchar', length: 16, default: 'pending' })
+  status: 'pending' | 'succeeded' | 'failed';
+
+  @Column({ type: 'integer', default: 0 })
+  attempts: number;
+
+  @Column({ name: 'next_attempt_at', type: 'timestamptz', nullable: true, default: () => 'now()' })
+  nextAttemptAt: Date | null;
+
+  /** A worker's claim: its token, until when. */
+  @Column({ name: 'lock_token', type: 'uuid', nullable: true })
+  lockToken: string | null;
+
+  @Column({ name: 'locked_until', type: 'timestamptz', nullable: true })
+  lockedUntil: Date | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+}

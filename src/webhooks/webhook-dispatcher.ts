@@ -1,0 +1,184 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { randomUUID } from 'node:crypto';
+import type { RequestContext } from '../common/context/request-context';
+import type { Environment } from '../config/environment';
+import { Transactions } from '../database/transactions';
+import { Outbox } from '../outbox/outbox';
+import { SecurityJournal } from '../security-journal/security-journal.service';
+import { signMessage } from './message-signature';
+import { parseSchedule, retryDelayMs } from './retry-schedule';
+import { SecretBox } from './secret-box';
+import { WebhookDeliveriesRepository, type ClaimedDelivery } from './webhook-deliveries.repository';
+import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
+import { sendMessage } from './webhook-sender';
+
+const PRUNE_EVERY_MS = 3_600_000;
+/** The worker's own context for the journal: no request, no principal. */
+const SYSTEM: RequestContext = {
+  requestId: '',
+  ip: '',
+  method: '',
+  path: 'webhook-dispatcher',
+  principal: null,
+  brandId: null,
+};
+
+/**
+ * Delivers webhook messages (contract §10). Every instance may run it: deliveries are claimed
+ * with a lease under `FOR UPDATE SKIP LOCKED`. Sends run side by side, each bounded by
+ * WEBHOOK_TIMEOUT_MS, at most WEBHOOK_CONCURRENCY per instance and WEBHOOK_ENDPOINT_CONCURRENCY
+ * per endpoint, so a receiver that hangs holds only its own share and never the requests that
+ * caused the events (they only wrote rows).
+ */
+@Injectable()
+export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('WebhookDispatcher');
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly schedule: number[];
+  private readonly timeoutMs: number;
+  private readonly leaseSeconds: number;
+  private timer?: NodeJS.Timeout;
+  private stopped = false;
+  private polling = false;
+  private lastPrune = 0;
+
+  constructor(
+    private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly endpoints: WebhookEndpointsRepository,
+    private readonly transactions: Transactions,
+    private readonly journal: SecurityJournal,
+    private readonly outbox: Outbox,
+    private readonly box: SecretBox,
+    private readonly config: ConfigService<Environment, true>,
+  ) {
+    this.schedule = parseSchedule(config.get('WEBHOOK_RETRY_SCHEDULE', { infer: true }));
+    this.timeoutMs = config.get('WEBHOOK_TIMEOUT_MS', { infer: true });
+    // Past the timeout with room to record the attempt: a live send never loses its claim.
+    this.leaseSeconds = Math.ceil(this.timeoutMs / 1000) + 30;
+  }
+
+  onApplicationBootstrap(): void {
+    if (this.config.get('WEBHOOK_WORKER', { infer: true })) this.scheduleNext(0);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.drain();
+  }
+
+  /** Claims what is due, as far as the concurrency allows, and starts sending it; the number started. */
+  async runOnce(): Promise<number> {
+    this.pruneNowAndThen();
+    const room = this.config.get('WEBHOOK_CONCURRENCY', { infer: true }) - this.inFlight.size;
+    if (room <= 0) return 0;
+    const token = randomUUID();
+    const claimed = await this.deliveries.claim(
+      token,
+      room,
+      this.config.get('WEBHOOK_ENDPOINT_CONCURRENCY', { infer: true }),
+      this.leaseSeconds,
+    );
+    for (const delivery of claimed) {
+      const send = this.deliver(delivery, token)
+        .catch((error: Error) => this.logger.error({ err: { message: error.message } }, 'delivery failed to record'))
+        .finally(() => {
+          this.inFlight.delete(send);
+          // A freed slot may take the next due delivery at once.
+          if (!this.stopped && this.config.get('WEBHOOK_WORKER', { infer: true })) this.scheduleNext(0);
+        });
+      this.inFlight.add(send);
+    }
+    return claimed.length;
+  }
+
+  /** Waits for every send started so far (tests, shutdown). */
+  async drain(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
+  }
+
+  private async deliver(delivery: ClaimedDelivery, token: string): Promise<void> {
+    const body = JSON.stringify(delivery.payload);
+    const timestamp = Math.floor(Date.now() / 1000);
+    const secrets = [this.box.open(delivery.secret_sealed)];
+    if (
+      delivery.previous_secret_sealed &&
+      delivery.previous_secret_expires_at &&
+      delivery.previous_secret_expires_at > new Date()
+    ) {
+      secrets.push(this.box.open(delivery.previous_secret_sealed));
+    }
+    const result = await sendMessage(
+      delivery.url,
+      {
+        'content-type': 'application/json',
+        'user-agent': 'commerce-integration-layer-webhooks/1',
+        'webhook-id': delivery.msg_id,
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': signMessage(secrets, delivery.msg_id, timestamp, body),
+      },
+      body,
+      { timeoutMs: this.timeoutMs, allowPrivate: this.config.get('WEBHOOK_ALLOW_PRIVATE_URLS', { infer: true }) },
+    );
+    const ok = result.status !== null && result.status >= 200 && result.status < 300;
+    const attempt = {
+      ...result,
+      error: ok
+        ? null
+        : (result.error ??
+          `answered ${result.status}${result.status && result.status < 400 ? ' (redirects are not followed)' : ''}`),
+    };
+    const retryInMs = ok ? null : retryDelayMs(this.schedule, delivery.attempts + 1);
+    const status = ok ? 'succeeded' : retryInMs === null ? 'failed' : 'pending';
+    await this.transactions.run(async (tx) => {
+      if (!(await this.deliveries.recordAttempt(tx, delivery.id, token, attempt, { status, retryInMs }))) return;
+      if (ok) return;
+      const disableAfter = this.config.get('WEBHOOK_DISABLE_AFTER_SECONDS', { infer: true });
+      if (await this.endpoints.recordFailure(tx, delivery.endpoint_id, disableAfter)) {
+        await this.journal.recordWith(tx, SYSTEM, {
+          type: 'webhook_endpoint_disabled',
+          brandId: delivery.brand_id,
+          details: { endpointId: delivery.endpoint_id, url: delivery.url, failingForSeconds: disableAfter },
+        });
+        await this.outbox.enqueue(tx, [
+          {
+            kind: 'mail.staff_webhook_disabled',
+            payload: { brandId: delivery.brand_id, endpointId: delivery.endpoint_id, url: delivery.url },
+            dedupeKey: `staff_webhook_disabled:${delivery.endpoint_id}:${Date.now()}`,
+          },
+        ]);
+      }
+    });
+    if (ok) await this.endpoints.recordSuccess(delivery.endpoint_id);
+  }
+
+  private scheduleNext(delayMs: number): void {
+    if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.poll(), delayMs);
+    this.timer.unref();
+  }
+
+  private async poll(): Promise<void> {
+    if (this.polling) return;
+    this.polling = true;
+    try {
+      await this.runOnce();
+    } catch (error) {
+      this.logger.error({ err: { message: (error as Error).message } }, 'webhook pass failed');
+    } finally {
+      this.polling = false;
+      this.scheduleNext(this.config.get('WEBHOOK_POLL_MS', { infer: true }));
+    }
+  }
+
+  /** Settled messages past WEBHOOK_LOG_RETENTION_DAYS, at most once an hour per instance, off the send path. */
+  private pruneNowAndThen(): void {
+    if (Date.now() - this.lastPrune < PRUNE_EVERY_MS) return;
+    this.lastPrune = Date.now();
+    this.deliveries
+      .prune(this.config.get('WEBHOOK_LOG_RETENTION_DAYS', { infer: true }))
+      .catch((error: Error) => this.logger.warn(`could not prune webhook deliveries: ${error.message}`));
+  }
+}

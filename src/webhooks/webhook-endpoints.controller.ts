@@ -1,0 +1,140 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import {
+  ApiAcceptedResponse,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiParam,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { BrandContext } from '../common/context/request-context';
+import { BrandPathParam } from '../common/decorators/brand-path-param.decorator';
+import { BrandCtx } from '../common/decorators/ctx.decorator';
+import { RequirePermission } from '../common/decorators/require-permission.decorator';
+import { ParseIdPipe } from '../common/validation/parse-id.pipe';
+import { DeliveriesQueryDto } from './dto/deliveries-query.dto';
+import { CreateWebhookEndpointDto, RotateSecretDto, UpdateWebhookEndpointDto } from './dto/webhook-endpoint.dto';
+import {
+  CreatedWebhookEndpointResponse,
+  WebhookDeliveryListResponse,
+  WebhookEndpointListResponse,
+  WebhookEndpointResponse,
+  WebhookMessageRef,
+  WebhookSecretResponse,
+} from './dto/webhook.responses';
+import { MessageIdPipe } from './message-id.pipe';
+import { WebhookEndpointsService } from './webhook-endpoints.service';
+
+/** A brand's webhook endpoints (contract §10): the store's settings, so `settings.manage` and a session. */
+@ApiTags('webhook endpoints')
+@BrandPathParam()
+@Controller('admin/brands/:brandId/webhook-endpoints')
+export class WebhookEndpointsController {
+  constructor(private readonly endpoints: WebhookEndpointsService) {}
+
+  @RequirePermission('settings.manage')
+  @Post()
+  @ApiCreatedResponse({ type: CreatedWebhookEndpointResponse })
+  create(
+    @BrandCtx() ctx: BrandContext,
+    @Body() body: CreateWebhookEndpointDto,
+  ): Promise<CreatedWebhookEndpointResponse> {
+    return this.endpoints.create(ctx, body);
+  }
+
+  @RequirePermission('settings.manage')
+  @Get()
+  @ApiOkResponse({ type: WebhookEndpointListResponse })
+  async list(@BrandCtx() ctx: BrandContext): Promise<WebhookEndpointListResponse> {
+    return { items: await this.endpoints.list(ctx) };
+  }
+
+  @RequirePermission('settings.manage')
+  @Get(':endpointId')
+  @ApiOkResponse({ type: WebhookEndpointResponse })
+  get(
+    @BrandCtx() ctx: BrandContext,
+    @Param('endpointId', ParseIdPipe) endpointId: number,
+  ): Promise<WebhookEndpointResponse> {
+    return this.endpoints.get(ctx, endpointId);
+  }
+
+  @RequirePermission('settings.manage')
+  @Get(':endpointId/secret')
+  @ApiOkResponse({ type: WebhookSecretResponse })
+  secret(
+    @BrandCtx() ctx: BrandContext,
+    @Param('endpointId', ParseIdPipe) endpointId: number,
+  ): Promise<WebhookSecretResponse> {
+    return this.endpoints.secret(ctx, endpointId);
+  }
+
+  @RequirePermission('settings.manage')
+  @Patch(':endpointId')
+  @ApiOkResponse({ type: WebhookEndpointResponse })
+  update(
+    @BrandCtx() ctx: BrandContext,
+    @Param('endpointId', ParseIdPipe) endpointId: number,
+    @Body() body: UpdateWebhookEndpointDto,
+  ): Promise<WebhookEndpointResponse> {
+    return this.endpoints.update(ctx, endpointId, body);
+  }
+
+  @RequirePermission('settings.manage')
+  @Delete(':endpointId')
+  @HttpCode(204)
+  @ApiNoContentResponse({ description: 'Deleted, with its pending deliveries' })
+  delete(@BrandCtx() ctx: BrandContext, @Param('endpointId', ParseIdPipe) endpointId: number): Promise<void> {
+    return this.endpoints.delete(ctx, endpointId);
+  }
+
+  @RequirePermission('settings.manage')
+  @Post(':endpointId/rotate-secret')
+  @HttpCode(200)
+  @ApiOkResponse({
+    type: WebhookSecretResponse,
+    description: 'The new secret; the old one signs beside it until it expires',
+  })
+  rotate(
+    @BrandCtx() ctx: BrandContext,
+    @Param('endpointId', ParseIdPipe) endpointId: number,
+    @Body() body: RotateSecretDto,
+  ): Promise<WebhookSecretResponse> {
+    return this.endpoints.rotate(ctx, endpointId, body.oldSecretExpiresInSeconds);
+  }
+
+  @RequirePermission('settings.manage')
+  @Post(':endpointId/test')
+  @HttpCode(202)
+  @ApiAcceptedResponse({ type: WebhookMessageRef, description: 'A webhook.test message to this endpoint only' })
+  test(
+    @BrandCtx() ctx: BrandContext,
+    @Param('endpointId', ParseIdPipe) endpointId: number,
+  ): Promise<WebhookMessageRef> {
+    return this.endpoints.sendTest(ctx, endpointId);
+  }
+
+  @RequirePermission('settings.manage')
+  @Get(':endpointId/deliveries')
+  @ApiOkResponse({ type: WebhookDeliveryListResponse })
+  deliveries(
+    @BrandCtx() ctx: BrandContext,
+    @Param('endpointId', ParseIdPipe) endpointId: number,
+    @Query() query: DeliveriesQueryDto,
+  ): Promise<WebhookDeliveryListResponse> {
+    return this.endpoints.deliveriesOf(ctx, endpointId, query);
+  }
+
+  @RequirePermission('settings.manage')
+  @Post(':endpointId/deliveries/:messageId/retry')
+  @HttpCode(202)
+  @ApiParam({ name: 'messageId', example: 'msg_0123456789abcdef0123456789abcdef' })
+  @ApiAcceptedResponse({ description: 'Sent again now, with the same webhook-id' })
+  retry(
+    @BrandCtx() ctx: BrandContext,
+    @Param('endpointId', ParseIdPipe) endpointId: number,
+    @Param('messageId', MessageIdPipe) messageId: string,
+  ): Promise<void> {
+    return this.endpoints.retry(ctx, endpointId, messageId);
+  }
+}

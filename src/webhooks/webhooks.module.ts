@@ -1,0 +1,50 @@
+import { Module } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import type { Environment } from '../config/environment';
+import { OutboxModule } from '../outbox/outbox.module';
+import { SecurityJournalModule } from '../security-journal/security-journal.module';
+import { loadSecretsKey, SecretBox } from './secret-box';
+import { WebhookAttemptEntity } from './webhook-attempt.entity';
+import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
+import { WebhookDeliveryEntity } from './webhook-delivery.entity';
+import { WebhookDispatcher } from './webhook-dispatcher';
+import { WebhookEndpointEntity } from './webhook-endpoint.entity';
+import { WebhookEndpointsController } from './webhook-endpoints.controller';
+import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
+import { WebhookEndpointsService } from './webhook-endpoints.service';
+import { WebhookMessageEntity } from './webhook-message.entity';
+
+/** Outbound events to integrations (contract §10): endpoints, their sealed secrets, and the delivery worker. */
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([
+      WebhookEndpointEntity,
+      WebhookMessageEntity,
+      WebhookDeliveryEntity,
+      WebhookAttemptEntity,
+    ]),
+    OutboxModule,
+    SecurityJournalModule,
+  ],
+  controllers: [WebhookEndpointsController],
+  providers: [
+    {
+      provide: SecretBox,
+      inject: [ConfigService],
+      useFactory: async (config: ConfigService<Environment, true>) =>
+        new SecretBox(
+          await loadSecretsKey(
+            config.get('SECRETS_ENCRYPTION_KEY', { infer: true }),
+            config.get('DATA_DIR', { infer: true }),
+          ),
+        ),
+    },
+    WebhookDeliveriesRepository,
+    WebhookDispatcher,
+    WebhookEndpointsRepository,
+    WebhookEndpointsService,
+  ],
+  exports: [WebhookDispatcher],
+})
+export class WebhooksModule {}
