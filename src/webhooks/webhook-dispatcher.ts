@@ -14,6 +14,7 @@ import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
 import { sendMessage } from './webhook-sender';
 
 const PRUNE_EVERY_MS = 3_600_000;
+const UNOPENABLE = 'the signing secret cannot be opened: every instance needs the same SECRETS_ENCRYPTION_KEY';
 /** The worker's own context for the journal: no request, no principal. */
 const SYSTEM: RequestContext = {
   requestId: '',
@@ -100,27 +101,22 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
 
   private async deliver(delivery: ClaimedDelivery, token: string): Promise<void> {
     const body = JSON.stringify(delivery.payload);
+    const secrets = this.secretsOf(delivery);
     const timestamp = Math.floor(Date.now() / 1000);
-    const secrets = [this.box.open(delivery.secret_sealed)];
-    if (
-      delivery.previous_secret_sealed &&
-      delivery.previous_secret_expires_at &&
-      delivery.previous_secret_expires_at > new Date()
-    ) {
-      secrets.push(this.box.open(delivery.previous_secret_sealed));
-    }
-    const result = await sendMessage(
-      delivery.url,
-      {
-        'content-type': 'application/json',
-        'user-agent': 'commerce-integration-layer-webhooks/1',
-        'webhook-id': delivery.msg_id,
-        'webhook-timestamp': String(timestamp),
-        'webhook-signature': signMessage(secrets, delivery.msg_id, timestamp, body),
-      },
-      body,
-      { timeoutMs: this.timeoutMs, allowPrivate: this.config.get('WEBHOOK_ALLOW_PRIVATE_URLS', { infer: true }) },
-    );
+    const result = !secrets
+      ? { status: null, durationMs: 0, error: UNOPENABLE, body: null }
+      : await sendMessage(
+          delivery.url,
+          {
+            'content-type': 'application/json',
+            'user-agent': 'commerce-integration-layer-webhooks/1',
+            'webhook-id': delivery.msg_id,
+            'webhook-timestamp': String(timestamp),
+            'webhook-signature': signMessage(secrets, delivery.msg_id, timestamp, body),
+          },
+          body,
+          { timeoutMs: this.timeoutMs, allowPrivate: this.config.get('WEBHOOK_ALLOW_PRIVATE_URLS', { infer: true }) },
+        );
     const ok = result.status !== null && result.status >= 200 && result.status < 300;
     const attempt = {
       ...result,
@@ -151,6 +147,21 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
       }
     });
     if (ok) await this.endpoints.recordSuccess(delivery.endpoint_id);
+  }
+
+  /** The secrets to sign with (the previous one while it has not expired), or null when they cannot be opened. */
+  private secretsOf(delivery: ClaimedDelivery): string[] | null {
+    try {
+      const secrets = [this.box.open(delivery.secret_sealed)];
+      const previousValid =
+        delivery.previous_secret_sealed !== null &&
+        delivery.previous_secret_expires_at !== null &&
+        delivery.previous_secret_expires_at > new Date();
+      if (previousValid) secrets.push(this.box.open(delivery.previous_secret_sealed!));
+      return secrets;
+    } catch {
+      return null;
+    }
   }
 
   private scheduleNext(delayMs: number): void {
