@@ -11,6 +11,7 @@ import { checkInvariants } from './invariants';
 import { CONNECTIONS, DURATION, run, WARMUP, type NextRequest, type ScenarioResult } from './load';
 import { measureReference, share } from './reference';
 import { peakRss, startService, stopService, waitHealthy } from './service-process';
+import { BenchReceiver } from './webhook-receiver';
 import { seedData, webhookRequest } from './workload';
 
 const jsonOut = process.argv.includes('--json') ? process.argv[process.argv.indexOf('--json') + 1] : undefined;
@@ -30,9 +31,11 @@ async function main(): Promise<void> {
     const results: Record<string, ScenarioResult> = {};
     const sent: string[] = [];
 
+    const receiver = new BenchReceiver();
     const scenarios: Record<string, NextRequest> = {
       webhook_unique: () => webhookRequest(seed.storefrontKey, sent, 0),
       webhook_dup30: () => webhookRequest(seed.storefrontKey, sent, 0.3),
+      webhook_unique_subscribed: () => webhookRequest(seed.storefrontKey, sent, 0),
       admin_list: () => ({
         method: 'GET',
         path: '/orders/admin/all?limit=1',
@@ -53,13 +56,19 @@ async function main(): Promise<void> {
       // The write scenarios leave thousands of fresh rows; autovacuum would catch up within a
       // minute in steady state. Settle them now so the read scenarios measure that state.
       if (name === 'admin_list') await settle(url);
+      // From here on the brand has one endpoint for order.created: each new order is a message too.
+      if (name === 'webhook_unique_subscribed') await seed.subscribe(await receiver.start());
       results[name] = await run(base, name, next);
     }
+    const subscribed = results.webhook_unique_subscribed ? await awaitDeliveries(receiver, url) : undefined;
+    await receiver.stop();
 
     const peakRssMb = peakRss(service.pid!);
     // Requests cut off at the end of a scenario may still be committing: check once the service is down.
     await stopService(service);
-    const writes = [warmup, results.webhook_unique, results.webhook_dup30].filter((r) => r !== undefined);
+    const writes = [warmup, results.webhook_unique, results.webhook_dup30, results.webhook_unique_subscribed].filter(
+      (r) => r !== undefined,
+    );
     const created = writes.reduce((n, r) => n + (r.statuses['201'] ?? 0), 0);
     const webhookRuns = writes.length;
     const invariants = await checkInvariants(url, created, webhookRuns * CONNECTIONS);
@@ -67,7 +76,7 @@ async function main(): Promise<void> {
       results.admin_list && process.env.BENCH_REFERENCE !== '0'
         ? await measureReference(url, scenarios.admin_list)
         : undefined;
-    report(results, peakRssMb, invariants, reference);
+    report(results, peakRssMb, invariants, reference, subscribed);
     if (jsonOut) {
       const summary = (r: ScenarioResult) => ({ reqPerSec: r.reqPerSec, p50: r.p50, p99: r.p99, errors: r.errors });
       const scenarios = Object.fromEntries(Object.entries(results).map(([name, r]) => [name, summary(r)]));
@@ -77,14 +86,38 @@ async function main(): Promise<void> {
       };
       writeFileSync(
         jsonOut,
-        `${JSON.stringify({ httpPlatform: HTTP_PLATFORM, scenarios, peakRssMb, invariants, reference: referenceJson }, null, 2)}\n`,
+        `${JSON.stringify({ httpPlatform: HTTP_PLATFORM, scenarios, peakRssMb, invariants, reference: referenceJson, subscribed }, null, 2)}\n`,
       );
     }
-    if (!invariants.ok) process.exitCode = 1;
+    if (!invariants.ok || (subscribed && !subscribed.exactlyOnce)) process.exitCode = 1;
   } finally {
     await stopService(service);
     await cleanup();
   }
+}
+
+/**
+ * Waits (at most a minute) until the receiver has every order.created message the database holds
+ * (requests cut off at the scenario's end may still commit, so counting 201s would fall short);
+ * then: were they all delivered, each once, and how late.
+ */
+async function awaitDeliveries(receiver: BenchReceiver, url: string) {
+  const messages = async () =>
+    Number((await sql(url, `SELECT count(*) AS n FROM webhook_messages WHERE event_type = 'order.created'`)).rows[0].n);
+  const deadline = Date.now() + 60_000;
+  let created = await messages();
+  while (receiver.ids.size < created && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 200));
+    created = await messages();
+  }
+  const duplicates = receiver.duplicates();
+  return {
+    created,
+    delivered: receiver.ids.size,
+    duplicates,
+    exactlyOnce: receiver.ids.size === created && duplicates === 0,
+    lagP99Ms: receiver.lagP99(),
+  };
 }
 
 function report(
@@ -92,6 +125,7 @@ function report(
   peakRssMb: number,
   invariants: Awaited<ReturnType<typeof checkInvariants>>,
   reference: ScenarioResult | undefined,
+  subscribed: Awaited<ReturnType<typeof awaitDeliveries>> | undefined,
 ) {
   const rows = Object.entries(results).map(
     ([name, r]) =>
@@ -109,6 +143,13 @@ function report(
         ? [
             `admin_list on a bare node:http + pg server with the same statements: ${reference.reqPerSec} req/s (p99 ${reference.p99} ms);` +
               ` the service reached ${Math.round(100 * share(results.admin_list, reference))} % of it`,
+          ]
+        : []),
+      ...(subscribed
+        ? [
+            `webhook_unique_subscribed: ${Math.round((100 * results.webhook_unique_subscribed.reqPerSec) / (results.webhook_unique?.reqPerSec ?? NaN))} % of webhook_unique;` +
+              ` ${subscribed.delivered} of ${subscribed.created} orders delivered, ${subscribed.duplicates} twice;` +
+              ` delivery lag p99 ${subscribed.lagP99Ms} ms`,
           ]
         : []),
       `invariants: ${invariants.ok ? 'OK' : 'BROKEN'} ${JSON.stringify(invariants)}`,

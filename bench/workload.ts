@@ -35,7 +35,14 @@ export async function seedData(base: string) {
     .id as number;
   const siteKey = (await api(base, 'POST', `/admin/brands/${brand}/production-sites/${site}/keys`, admin))
     .key as string;
-  return { storefrontKey: await issue(['orders.create_partner']), readerKey: await issue(['orders.read']), siteKey };
+  const subscribe = async (url: string) =>
+    api(base, 'POST', `/admin/brands/${brand}/webhook-endpoints`, admin, { url, eventTypes: ['order.created'] });
+  return {
+    storefrontKey: await issue(['orders.create_partner']),
+    readerKey: await issue(['orders.read']),
+    siteKey,
+    subscribe,
+  };
 }
 
 let orderSeq = 0;

@@ -16,6 +16,7 @@ export interface ClaimedDelivery {
   secret_sealed: Buffer;
   previous_secret_sealed: Buffer | null;
   previous_secret_expires_at: Date | null;
+  failing_since: Date | null;
   msg_id: string;
   payload: Record<string, unknown>;
 }
@@ -44,45 +45,77 @@ export class WebhookDeliveriesRepository {
   /**
    * Claims due deliveries of enabled endpoints for `leaseSeconds`, at most `perEndpoint` in
    * flight for any one endpoint (counting the claims other workers hold), so a slow receiver
-   * holds only its own share. The locking subquery repeats the "free" condition: a row another
-   * worker claimed meanwhile fails it on PostgreSQL's re-check and is skipped.
+   * holds only its own share: an endpoint at its share is left out before the oldest due
+   * deliveries are taken, so its backlog never stands in front of another endpoint's. The
+   * locking subquery repeats the "free" condition: a row another worker claimed meanwhile fails
+   * it on PostgreSQL's re-check and is skipped. One round trip, with what sending needs.
    */
-  async claim(token: string, limit: number, perEndpoint: number, leaseSeconds: number): Promise<ClaimedDelivery[]> {
-    const claimed = await changedRows<{ id: string }>(
-      this.db.manager,
+  claim(token: string, limit: number, perEndpoint: number, leaseSeconds: number): Promise<ClaimedDelivery[]> {
+    return this.db.query(
       `WITH busy AS (
          SELECT endpoint_id, count(*)::int AS n FROM webhook_deliveries
-          WHERE status = 'pending' AND locked_until > now() GROUP BY endpoint_id
-       ), candidates AS (
-         SELECT d.id, d.endpoint_id, d.next_attempt_at,
-                row_number() OVER (PARTITION BY d.endpoint_id ORDER BY d.next_attempt_at, d.id) AS rank
-           FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id AND w.enabled
-          WHERE d.status = 'pending' AND d.next_attempt_at <= now() AND (d.locked_until IS NULL OR d.locked_until <= now())
+          WHERE lock_token IS NOT NULL AND locked_until > now() GROUP BY endpoint_id
+       ), due AS (
+         SELECT d.id, d.endpoint_id, d.next_attempt_at, COALESCE(b.n, 0) AS in_flight
+           FROM webhook_deliveries d
+           JOIN webhook_endpoints w ON w.id = d.endpoint_id AND w.enabled
+           LEFT JOIN busy b ON b.endpoint_id = d.endpoint_id
+          WHERE d.status = 'pending' AND d.next_attempt_at <= now()
+            AND (d.locked_until IS NULL OR d.locked_until <= now()) AND COALESCE(b.n, 0) < $3
+          ORDER BY d.next_attempt_at, d.id LIMIT $2 * 4
        ), picked AS (
-         SELECT c.id FROM candidates c LEFT JOIN busy b ON b.endpoint_id = c.endpoint_id
-          WHERE c.rank + COALESCE(b.n, 0) <= $3
-          ORDER BY c.next_attempt_at, c.id LIMIT $2
+         SELECT id FROM (
+           SELECT id, next_attempt_at, in_flight,
+                  row_number() OVER (PARTITION BY endpoint_id ORDER BY next_attempt_at, id) AS rank FROM due
+         ) ranked
+          WHERE rank + in_flight <= $3 ORDER BY next_attempt_at, id LIMIT $2
+       ), claimed AS (
+         UPDATE webhook_deliveries d SET lock_token = $1, locked_until = now() + make_interval(secs => $4)
+           FROM (SELECT id FROM webhook_deliveries
+                  WHERE id IN (SELECT id FROM picked) AND status = 'pending'
+                    AND (locked_until IS NULL OR locked_until <= now())
+                  FOR UPDATE SKIP LOCKED) AS free
+          WHERE d.id = free.id
+         RETURNING d.id, d.attempts, d.endpoint_id, d.message_id
        )
-       UPDATE webhook_deliveries d SET lock_token = $1, locked_until = now() + make_interval(secs => $4)
-         FROM (SELECT id FROM webhook_deliveries
-                WHERE id IN (SELECT id FROM picked) AND status = 'pending'
-                  AND (locked_until IS NULL OR locked_until <= now())
-                FOR UPDATE SKIP LOCKED) AS free
-        WHERE d.id = free.id
-       RETURNING d.id`,
+       SELECT c.id, c.attempts, c.endpoint_id, w.brand_id, w.url, w.secret_sealed, w.previous_secret_sealed,
+              w.previous_secret_expires_at, w.failing_since, m.msg_id, m.payload
+         FROM claimed c
+         JOIN webhook_endpoints w ON w.id = c.endpoint_id
+         JOIN webhook_messages m ON m.id = c.message_id
+        ORDER BY c.id`,
       [token, limit, perEndpoint, leaseSeconds],
     );
-    if (claimed.length === 0) return [];
-    return this.db.query(
-      `SELECT d.id, d.attempts, d.endpoint_id, w.brand_id, w.url, w.secret_sealed, w.previous_secret_sealed,
-              w.previous_secret_expires_at, m.msg_id, m.payload
-         FROM webhook_deliveries d
-         JOIN webhook_endpoints w ON w.id = d.endpoint_id
-         JOIN webhook_messages m ON m.id = d.message_id
-        WHERE d.id = ANY($1::bigint[]) AND d.lock_token = $2
-        ORDER BY d.id`,
-      [claimed.map((row) => row.id), token],
+  }
+
+  /**
+   * 2xx answers: each delivery succeeded and its attempt is kept, for a batch in one statement;
+   * the ids still held (a delivery whose claim was lost is left to the worker that took it).
+   */
+  async recordSuccesses(
+    successes: Array<{ deliveryId: string; token: string; attempt: AttemptRecord }>,
+  ): Promise<string[]> {
+    const rows: Array<{ delivery_id: string }> = await this.db.query(
+      `WITH batch AS (
+         SELECT * FROM unnest($1::bigint[], $2::uuid[], $3::int[], $4::int[], $5::text[])
+                AS b(id, token, response_status, duration_ms, response_body)
+       ), done AS (
+         UPDATE webhook_deliveries d SET status = 'succeeded', attempts = d.attempts + 1, lock_token = NULL,
+                locked_until = NULL, next_attempt_at = NULL
+           FROM batch b WHERE d.id = b.id AND d.lock_token = b.token RETURNING d.id
+       )
+       INSERT INTO webhook_attempts (delivery_id, response_status, duration_ms, response_body)
+       SELECT b.id, b.response_status, b.duration_ms, b.response_body FROM batch b JOIN done ON done.id = b.id
+       RETURNING delivery_id`,
+      [
+        successes.map((s) => s.deliveryId),
+        successes.map((s) => s.token),
+        successes.map((s) => s.attempt.status),
+        successes.map((s) => s.attempt.durationMs),
+        successes.map((s) => s.attempt.body),
+      ],
     );
+    return rows.map((row) => String(row.delivery_id));
   }
 
   /**

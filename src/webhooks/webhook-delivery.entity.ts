@@ -8,6 +8,8 @@ import { WebhookMessageEntity } from './webhook-message.entity';
 @Check('ck_webhook_deliveries_status', `"status" IN ('pending', 'succeeded', 'failed')`)
 @Index('ix_webhook_deliveries_due', ['nextAttemptAt'], { where: `"status" = 'pending'` })
 @Index('ix_webhook_deliveries_endpoint', ['endpointId', 'id'])
+// The claims in flight: a handful, whatever the backlog, so counting them per endpoint stays cheap.
+@Index('ix_webhook_deliveries_claimed', ['endpointId'], { where: `"lock_token" IS NOT NULL` })
 export class WebhookDeliveryEntity {
   @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'BY DEFAULT' })
   id: string;

@@ -9,11 +9,13 @@ import { SecurityJournal } from '../security-journal/security-journal.service';
 import { signMessage } from './message-signature';
 import { parseSchedule, retryDelayMs } from './retry-schedule';
 import { SecretBox } from './secret-box';
+import { SuccessBatch } from './success-batch';
 import { WebhookDeliveriesRepository, type ClaimedDelivery } from './webhook-deliveries.repository';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
 import { sendMessage } from './webhook-sender';
 
 const PRUNE_EVERY_MS = 3_600_000;
+const REPOLL_MS = 2;
 const UNOPENABLE = 'the signing secret cannot be opened: every instance needs the same SECRETS_ENCRYPTION_KEY';
 /** The worker's own context for the journal: no request, no principal. */
 const SYSTEM: RequestContext = {
@@ -40,9 +42,11 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   private readonly timeoutMs: number;
   private readonly leaseSeconds: number;
   private timer?: NodeJS.Timeout;
+  private soon?: NodeJS.Timeout;
   private stopped = false;
   private polling = false;
   private lastPrune = 0;
+  private readonly successes = new SuccessBatch((batch) => this.deliveries.recordSuccesses(batch));
 
   constructor(
     private readonly deliveries: WebhookDeliveriesRepository,
@@ -66,6 +70,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
+    if (this.soon) clearTimeout(this.soon);
     await this.drain();
   }
 
@@ -86,8 +91,8 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
         .catch((error: Error) => this.logger.error({ err: { message: error.message } }, 'delivery failed to record'))
         .finally(() => {
           this.inFlight.delete(send);
-          // A freed slot may take the next due delivery at once.
-          if (!this.stopped && this.config.get('WEBHOOK_WORKER', { infer: true })) this.scheduleNext(0);
+          // Freed slots take the next due deliveries soon; completions close together share one claim.
+          if (!this.stopped && this.config.get('WEBHOOK_WORKER', { infer: true })) this.scheduleSoon();
         });
       this.inFlight.add(send);
     }
@@ -96,7 +101,11 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
 
   /** Waits for every send started so far (tests, shutdown). */
   async drain(): Promise<void> {
-    while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
+    while (this.inFlight.size > 0) {
+      const sends = Promise.all([...this.inFlight]);
+      await this.successes.flush();
+      await sends;
+    }
   }
 
   private async deliver(delivery: ClaimedDelivery, token: string): Promise<void> {
@@ -125,11 +134,15 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
         : (result.error ??
           `answered ${result.status}${result.status && result.status < 400 ? ' (redirects are not followed)' : ''}`),
     };
-    const retryInMs = ok ? null : retryDelayMs(this.schedule, delivery.attempts + 1);
-    const status = ok ? 'succeeded' : retryInMs === null ? 'failed' : 'pending';
+    if (ok) {
+      const recorded = await this.successes.add({ deliveryId: delivery.id, token, attempt });
+      if (recorded && delivery.failing_since !== null) await this.endpoints.recordSuccess(delivery.endpoint_id);
+      return;
+    }
+    const retryInMs = retryDelayMs(this.schedule, delivery.attempts + 1);
+    const status = retryInMs === null ? 'failed' : 'pending';
     await this.transactions.run(async (tx) => {
       if (!(await this.deliveries.recordAttempt(tx, delivery.id, token, attempt, { status, retryInMs }))) return;
-      if (ok) return;
       const disableAfter = this.config.get('WEBHOOK_DISABLE_AFTER_SECONDS', { infer: true });
       if (await this.endpoints.recordFailure(tx, delivery.endpoint_id, disableAfter)) {
         await this.journal.recordWith(tx, SYSTEM, {
@@ -146,7 +159,6 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
         ]);
       }
     });
-    if (ok) await this.endpoints.recordSuccess(delivery.endpoint_id);
   }
 
   /** The secrets to sign with (the previous one while it has not expired), or null when they cannot be opened. */
@@ -162,6 +174,15 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     } catch {
       return null;
     }
+  }
+
+  private scheduleSoon(): void {
+    if (this.soon || this.stopped) return;
+    this.soon = setTimeout(() => {
+      this.soon = undefined;
+      void this.poll();
+    }, REPOLL_MS);
+    this.soon.unref();
   }
 
   private scheduleNext(delayMs: number): void {

@@ -13,6 +13,8 @@ export interface SendResult {
 }
 
 const BODY_KEPT = 1024;
+// Connections are kept and reused per receiver: a socket stays bound to the address the guard checked when it opened.
+const AGENTS = { 'http:': new http.Agent({ keepAlive: true }), 'https:': new https.Agent({ keepAlive: true }) };
 
 /**
  * One POST of a message. The connection goes to an address the guard checked at this moment (a
@@ -53,7 +55,7 @@ export async function sendMessage(
         method: 'POST',
         headers: { ...headers, 'content-length': Buffer.byteLength(body) },
         lookup,
-        agent: false,
+        agent: AGENTS[target.protocol as 'http:' | 'https:'],
         timeout: options.timeoutMs,
       },
       (response) => {
