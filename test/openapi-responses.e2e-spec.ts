@@ -16,6 +16,7 @@ describe('the OpenAPI document describes the real answers', () => {
   let suite: Suite;
   let carrier: CarrierStub;
   let doc: OpenApiCheck;
+  let carrierUrl: string;
   const problems: string[] = [];
 
   /** Sends, then holds the answer to the document. */
@@ -29,7 +30,7 @@ describe('the OpenAPI document describes the real answers', () => {
 
   beforeAll(async () => {
     carrier = new CarrierStub({ token: 'carrier-token' });
-    const carrierUrl = await carrier.start();
+    carrierUrl = await carrier.start();
     suite = await openSuite({
       env: {
         PAYMENT_WEBHOOK_SECRET: PAYMENT_SECRET,
@@ -37,6 +38,9 @@ describe('the OpenAPI document describes the real answers', () => {
         CARRIER_API_URL: carrierUrl,
         CARRIER_API_TOKEN: 'carrier-token',
         OUTBOX_POLL_MS: '100',
+        // Endpoints on this machine (the carrier stub stands in for a receiver); delivered by hand.
+        WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+        WEBHOOK_WORKER: 'false',
       },
     });
     doc = await OpenApiCheck.load(suite.t.http);
@@ -281,6 +285,22 @@ describe('the OpenAPI document describes the real answers', () => {
     await get(`/admin/brands/${brand}/security-journal?limit=5`, admin);
     await get('/admin/security-journal?limit=5', admin);
     await get('/admin/outbox?state=done', admin);
+
+    const hooks = `/admin/brands/${brand}/webhook-endpoints`;
+    const hook = (await send('post', hooks, admin, { url: `${carrierUrl}/hooks`, eventTypes: ['*'] }, 201)).body as {
+      id: number;
+    };
+    await send('post', hooks, admin, { url: 'ftp://example.com', eventTypes: ['*'] }, 400);
+    await get(hooks, admin);
+    await get(`${hooks}/${hook.id}`, admin);
+    await get(`${hooks}/${hook.id}/secret`, admin);
+    await send('patch', `${hooks}/${hook.id}`, admin, { description: 'ERP' }, 200);
+    await send('post', `${hooks}/${hook.id}/rotate-secret`, admin, { oldSecretExpiresInSeconds: 60 }, 200);
+    const message = (await send('post', `${hooks}/${hook.id}/test`, admin, {}, 202)).body as { messageId: string };
+    await get(`${hooks}/${hook.id}/deliveries?limit=5`, admin);
+    await send('post', `${hooks}/${hook.id}/deliveries/${message.messageId}/retry`, admin, {}, 202);
+    await call(request(http).delete(`${hooks}/${hook.id}`).set(admin), 204);
+    await get(`${hooks}/${hook.id}`, admin, 404);
     await call(request(http).post('/auth/logout').set(bearer(session)), 204);
 
     expect(problems).toEqual([]);

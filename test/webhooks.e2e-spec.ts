@@ -2,6 +2,7 @@ import { Webhook } from 'standardwebhooks';
 import request from 'supertest';
 import { WebhookDispatcher } from '../src/webhooks/webhook-dispatcher';
 import { createProduct, issueKey, journal, type IssuedKey } from './support/fixtures';
+import { eventually } from './support/eventually';
 import { countRows } from './support/stock-probe';
 import { closeSuite, openSuite, type Suite } from './support/suite';
 import { bearer, startTestApp, type TestApp } from './support/test-app';
@@ -445,6 +446,40 @@ describe('webhook endpoints and deliveries', () => {
       expect(receiver.at('/other-key')).toHaveLength(1);
     } finally {
       await other.close();
+    }
+  });
+
+  it('prunes settled messages older than WEBHOOK_LOG_RETENTION_DAYS, keeping pending ones', async () => {
+    const created = await endpoint('/old', ['webhook.test']);
+    const ids = await withClient(dbUrl(), async (c) => {
+      const insert = async (status: string) =>
+        (
+          await c.query(
+            `WITH m AS (
+               INSERT INTO webhook_messages (msg_id, brand_id, event_type, payload, created_at)
+               VALUES ('msg_' || replace(gen_random_uuid()::text, '-', ''), $1, 'webhook.test', '{}', now() - interval '40 days')
+               RETURNING id
+             ) INSERT INTO webhook_deliveries (message_id, endpoint_id, status, next_attempt_at)
+               SELECT id, $2, $3, now() + interval '1 day' FROM m RETURNING message_id`,
+            [brand, created.id, status],
+          )
+        ).rows[0].message_id as string;
+      return { settled: await insert('succeeded'), pending: await insert('pending') };
+    });
+    const fresh = await startTestApp({
+      databaseUrl: dbUrl(),
+      env: { WEBHOOK_WORKER: 'false', OUTBOX_WORKER: 'false', SECRETS_ENCRYPTION_KEY: SECRETS_KEY },
+    });
+    try {
+      await deliverDue(fresh);
+      await eventually(async () =>
+        expect(
+          await countRows(dbUrl(), 'webhook_messages', 'id = ANY($1::bigint[])', [[ids.settled, ids.pending]]),
+        ).toBe(1),
+      );
+      expect(await countRows(dbUrl(), 'webhook_messages', 'id = $1', [ids.pending])).toBe(1);
+    } finally {
+      await fresh.close();
     }
   });
 });

@@ -129,12 +129,13 @@ export class WebhookEndpointsController {
   @Post(':endpointId/deliveries/:messageId/retry')
   @HttpCode(202)
   @ApiParam({ name: 'messageId', example: 'msg_0123456789abcdef0123456789abcdef' })
-  @ApiAcceptedResponse({ description: 'Sent again now, with the same webhook-id' })
-  retry(
+  @ApiAcceptedResponse({ type: WebhookMessageRef, description: 'Sent again now, with the same webhook-id' })
+  async retry(
     @BrandCtx() ctx: BrandContext,
     @Param('endpointId', ParseIdPipe) endpointId: number,
     @Param('messageId', MessageIdPipe) messageId: string,
-  ): Promise<void> {
-    return this.endpoints.retry(ctx, endpointId, messageId);
+  ): Promise<WebhookMessageRef> {
+    await this.endpoints.retry(ctx, endpointId, messageId);
+    return { messageId };
   }
 }

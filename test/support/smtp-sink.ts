@@ -33,6 +33,9 @@ export class SmtpSink {
         );
       },
     });
+    // A sender killed mid-conversation resets the socket: SMTPServer reports it as an 'error' event,
+    // which would otherwise crash the suite; the message is simply not received.
+    this.server.on('error', () => undefined);
   }
 
   private keep(raw: string, rcptTo: Array<{ address: string }>, callback: () => void): void {
