@@ -129,11 +129,18 @@ describe('sessions: login, logout, me, tokens and CSRF', () => {
       const brandId = await fx.brand();
       const member = await fx.member(brandId, ['orders.read', 'stock.read']);
       const byBearer = await request(t.http).get('/auth/me').set(bearer(member)).expect(200);
+      const brand = (await request(t.http).get('/admin/brands').set(bearer(fx.admin))).body.items.find(
+        (b: { id: number }) => b.id === brandId,
+      );
       expect(byBearer.body).toEqual({
         id: member.userId,
         email: expect.any(String),
         isSuperadmin: false,
-        memberships: [{ brandId, permissions: ['orders.read', 'stock.read'] }],
+        memberships: [
+          { brandId, brandName: brand.name, brandSlug: brand.slug, permissions: ['orders.read', 'stock.read'] },
+        ],
+        // The session's CSRF token, the one login gave: a new tab can make changes with it.
+        csrfToken: member.csrfToken,
       });
       const byCookie = await request(t.http).get('/auth/me').set('Cookie', member.cookie).expect(200);
       expect(byCookie.body).toEqual(byBearer.body);

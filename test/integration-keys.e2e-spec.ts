@@ -43,6 +43,9 @@ describe('integration keys', () => {
         createdAt: expect.any(String),
         createdBy: { id: fx.admin.userId, email: expect.any(String) },
         lastUsedAt: null,
+        lastUsedIp: null,
+        allowedIps: null,
+        rolledFromId: null,
         revokedAt: null,
       });
       const list = await request(t.http)

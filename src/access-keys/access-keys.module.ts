@@ -5,12 +5,14 @@ import { IntegrationKeyEntity } from './integration-key.entity';
 import { IntegrationKeysController } from './integration-keys.controller';
 import { IntegrationKeysRepository } from './integration-keys.repository';
 import { IntegrationKeysService } from './integration-keys.service';
+import { OutboxModule } from '../outbox/outbox.module';
 import { SecurityJournalModule } from '../security-journal/security-journal.module';
+import { KeyExpiryReminders } from './key-expiry-reminders';
 
 /** Integration keys: issue, list, revoke; and the `csh_at_` credential of the guard chain. */
 @Module({
-  imports: [SecurityJournalModule, TypeOrmModule.forFeature([IntegrationKeyEntity])],
+  imports: [OutboxModule, SecurityJournalModule, TypeOrmModule.forFeature([IntegrationKeyEntity])],
   controllers: [IntegrationKeysController],
-  providers: [IntegrationKeysRepository, IntegrationKeysService, IntegrationKeyCredentialResolver],
+  providers: [IntegrationKeysRepository, IntegrationKeysService, IntegrationKeyCredentialResolver, KeyExpiryReminders],
 })
 export class AccessKeysModule {}

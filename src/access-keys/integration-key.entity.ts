@@ -6,6 +6,8 @@ import { UserEntity } from '../identity/entities/user.entity';
 @Entity('integration_keys')
 @Check('ck_integration_keys_grant', `"full_access" OR cardinality("permissions") > 0`)
 @Index('ix_integration_keys_brand', ['brandId'])
+// The expiry check reads only keys that will expire.
+@Index('ix_integration_keys_expiring', ['expiresAt'], { where: `"expires_at" IS NOT NULL AND "revoked_at" IS NULL` })
 export class IntegrationKeyEntity {
   @PrimaryGeneratedColumn('identity', { generatedIdentity: 'BY DEFAULT' })
   id: number;
@@ -50,4 +52,27 @@ export class IntegrationKeyEntity {
 
   @Column({ name: 'last_used_at', type: 'timestamptz', nullable: true })
   lastUsedAt: Date | null;
+
+  @Column({ name: 'last_used_ip', type: 'varchar', length: 64, nullable: true })
+  lastUsedIp: string | null;
+
+  /** Addresses and CIDR blocks the key may be used from; null: any. */
+  @Column({ name: 'allowed_ips', type: 'text', array: true, nullable: true })
+  allowedIps: string[] | null;
+
+  /** The key this one replaced by a roll. */
+  @Column({ name: 'rolled_from_id', type: 'integer', nullable: true })
+  @ForeignKey(() => IntegrationKeyEntity, { name: 'fk_integration_keys_rolled_from' })
+  rolledFromId: number | null;
+
+  /** Set when a roll replaced this key: a key is rolled once. */
+  @Column({ name: 'rolled_at', type: 'timestamptz', nullable: true })
+  rolledAt: Date | null;
+
+  /** When the 7-day and the 1-day expiry reminders were claimed (each once, whichever instance). */
+  @Column({ name: 'reminded_7d_at', type: 'timestamptz', nullable: true })
+  reminded7dAt: Date | null;
+
+  @Column({ name: 'reminded_1d_at', type: 'timestamptz', nullable: true })
+  reminded1dAt: Date | null;
 }

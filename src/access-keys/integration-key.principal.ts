@@ -13,6 +13,8 @@ export class IntegrationKeyPrincipal implements Principal {
     readonly name: string,
     readonly boundBrandId: number,
     private readonly permissions: ReadonlySet<BrandPermission>,
+    /** Where the key may be used from; null: anywhere. */
+    readonly allowedIps: readonly string[] | null = null,
   ) {}
 
   defaultBrandId(): number {

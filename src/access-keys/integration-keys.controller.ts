@@ -1,11 +1,15 @@
-import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { BrandPathParam } from '../common/decorators/brand-path-param.decorator';
 import type { BrandContext } from '../common/context/request-context';
 import { BrandCtx } from '../common/decorators/ctx.decorator';
 import { RequirePermission } from '../common/decorators/require-permission.decorator';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
-import { IssueIntegrationKeyDto } from './dto/issue-integration-key.dto';
+import {
+  IssueIntegrationKeyDto,
+  RollIntegrationKeyDto,
+  UpdateIntegrationKeyDto,
+} from './dto/issue-integration-key.dto';
 import { IntegrationKeysService } from './integration-keys.service';
 import {
   IntegrationKeyListResponse,
@@ -39,5 +43,38 @@ export class IntegrationKeysController {
   @ApiOkResponse({ type: IntegrationKeyResponse })
   revoke(@BrandCtx() ctx: BrandContext, @Param('keyId', ParseIdPipe) keyId: number): Promise<IntegrationKeyResponse> {
     return this.keys.revoke(ctx, keyId);
+  }
+
+  @RequirePermission('settings.manage')
+  @Get(':keyId')
+  @ApiOkResponse({ type: IntegrationKeyResponse })
+  get(@BrandCtx() ctx: BrandContext, @Param('keyId', ParseIdPipe) keyId: number): Promise<IntegrationKeyResponse> {
+    return this.keys.get(ctx, keyId);
+  }
+
+  @RequirePermission('settings.manage')
+  @Patch(':keyId')
+  @ApiOkResponse({ type: IntegrationKeyResponse, description: 'The name and the allowlist; permissions stay fixed' })
+  update(
+    @BrandCtx() ctx: BrandContext,
+    @Param('keyId', ParseIdPipe) keyId: number,
+    @Body() body: UpdateIntegrationKeyDto,
+  ): Promise<IntegrationKeyResponse> {
+    return this.keys.update(ctx, keyId, body);
+  }
+
+  @RequirePermission('settings.manage')
+  @Post(':keyId/roll')
+  @ApiCreatedResponse({
+    type: IssuedIntegrationKeyResponse,
+    description: "A new key with the old one's grants (shown once); the old key ends at oldKeyExpiresAt",
+  })
+  @ApiConflictResponse({ description: 'The key is revoked, expired or already rolled' })
+  roll(
+    @BrandCtx() ctx: BrandContext,
+    @Param('keyId', ParseIdPipe) keyId: number,
+    @Body() body: RollIntegrationKeyDto,
+  ): Promise<IssuedIntegrationKeyResponse> {
+    return this.keys.roll(ctx, keyId, body.oldKeyExpiresAt);
   }
 }

@@ -27,15 +27,15 @@ describe('IntegrationKeysService.verify', () => {
     const { service, query } = serviceWith([]);
     const key = generateIntegrationKey();
     const typo = key.slice(0, 10) + (key[10] === 'f' ? 'e' : 'f') + key.slice(11);
-    expect(await service.verify(typo)).toBeNull();
-    expect(await service.verify('csh_at_short')).toBeNull();
+    expect(await service.verify(typo, '127.0.0.1')).toBeNull();
+    expect(await service.verify('csh_at_short', '127.0.0.1')).toBeNull();
     expect(query).not.toHaveBeenCalled();
   });
 
   it('costs an unknown well-formed key the same single lookup by fingerprint as a known one', async () => {
     const unknown = serviceWith([]);
     const key = generateIntegrationKey();
-    expect(await unknown.service.verify(key)).toBeNull();
+    expect(await unknown.service.verify(key, '127.0.0.1')).toBeNull();
     expect(unknown.query).toHaveBeenCalledTimes(1);
 
     const known = serviceWith([
@@ -49,7 +49,7 @@ describe('IntegrationKeysService.verify', () => {
         last_used_at: new Date(),
       },
     ]);
-    const principal = await known.service.verify(key);
+    const principal = await known.service.verify(key, '127.0.0.1');
     expect(known.query).toHaveBeenCalledTimes(1);
     expect(unknown.query.mock.calls[0][0].text).toBe(known.query.mock.calls[0][0].text);
     expect(unknown.query.mock.calls[0][1][0]).toEqual(fingerprintOf(key));
@@ -71,7 +71,7 @@ describe('IntegrationKeysService.verify', () => {
         last_used_at: new Date(),
       },
     ]);
-    expect(await service.verify(key)).toBeNull();
+    expect(await service.verify(key, '127.0.0.1')).toBeNull();
   });
 
   it('gives a full-access key every brand permission but settings.manage', async () => {
@@ -87,7 +87,7 @@ describe('IntegrationKeysService.verify', () => {
         last_used_at: new Date(),
       },
     ]);
-    const permissions = (await service.verify(key))!.permissionsIn(9);
+    const permissions = (await service.verify(key, '127.0.0.1'))!.permissionsIn(9);
     expect(permissions.has('orders.create_partner')).toBe(true);
     expect(permissions.has('returns.write')).toBe(true);
     expect(permissions.has('settings.manage')).toBe(false);

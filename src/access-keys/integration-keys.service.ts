@@ -7,7 +7,8 @@ import { ErrorText } from '../common/errors/error-texts';
 import { Transactions } from '../database/transactions';
 import { BrandOwnership } from '../security-journal/brand-ownership';
 import { SecurityJournal } from '../security-journal/security-journal.service';
-import type { IssueIntegrationKeyDto } from './dto/issue-integration-key.dto';
+import { canonicalEntry } from './address-allowlist';
+import type { IssueIntegrationKeyDto, UpdateIntegrationKeyDto } from './dto/issue-integration-key.dto';
 import { effectivePermissions, KEY_GRANTABLE_PERMISSIONS } from './integration-key-grants';
 import { IntegrationKeysRepository, type IntegrationKeyRow } from './integration-keys.repository';
 import { fingerprintOf, generateIntegrationKey, hintOf, isWellFormedIntegrationKey } from './integration-key-format';
@@ -27,8 +28,14 @@ export interface IntegrationKeyView {
   createdAt: string;
   createdBy: { id: number; email: string };
   lastUsedAt: string | null;
+  lastUsedIp: string | null;
+  allowedIps: string[] | null;
+  rolledFromId: number | null;
   revokedAt: string | null;
 }
+
+// A rolled key may keep working at most this long (contract §12).
+const MAX_ROLL_GRACE_MS = 7 * 24 * 3_600_000;
 
 // lastUsedAt is written at most once a minute per key, not on every request.
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -63,11 +70,19 @@ export class IntegrationKeysService {
         expiresAt,
         createdBy: author.id,
         issuedAsSuperadmin: author.isSuperadmin,
+        allowedIps: canonicalList(input.allowedIps),
       });
       await this.journal.recordWith(tx, ctx, {
         type: 'integration_key_issued',
         brandId,
-        details: { keyId, name: input.name.trim(), permissions, fullAccess: input.fullAccess === true, expiresAt },
+        details: {
+          keyId,
+          name: input.name.trim(),
+          permissions,
+          fullAccess: input.fullAccess === true,
+          expiresAt,
+          allowedIps: canonicalList(input.allowedIps),
+        },
       });
       return keyId;
     });
@@ -95,29 +110,105 @@ export class IntegrationKeysService {
     return this.view(key.id);
   }
 
+  async get(ctx: BrandContext, keyId: number): Promise<IntegrationKeyView> {
+    const key = await this.ownership.assertOwned(ctx, await this.keys.owner(keyId), {
+      resource: 'integration_key',
+      id: keyId,
+    });
+    return this.view(key.id);
+  }
+
+  /** The name and the allowlist; permissions stay as issued (contract §12). */
+  async update(ctx: BrandContext, keyId: number, input: UpdateIntegrationKeyDto): Promise<IntegrationKeyView> {
+    await this.ownership.assertOwned(ctx, await this.keys.owner(keyId), { resource: 'integration_key', id: keyId });
+    await this.transactions.run(async (tx) => {
+      const current = (await this.keys.lockById(tx, keyId))!;
+      const change = {
+        name: input.name?.trim() ?? current.name,
+        allowedIps: input.allowedIps === undefined ? current.allowed_ips : canonicalList(input.allowedIps),
+      };
+      await this.keys.update(tx, keyId, change);
+      await this.journal.recordWith(tx, ctx, {
+        type: 'integration_key_updated',
+        brandId: current.brand_id,
+        details: { keyId, ...change },
+      });
+    });
+    return this.view(keyId);
+  }
+
+  /**
+   * A new key with the old one's grants and allowlist, shown once; the old key ends at
+   * `oldKeyExpiresAt` (default now). A key is rolled once: under its row lock, a second roll of
+   * the same key (at the same moment or later) finds it rolled and gets 409, so there is one
+   * successor and the old key's end is set once.
+   */
+  async roll(
+    ctx: BrandContext,
+    keyId: number,
+    oldKeyExpiresAt?: string,
+  ): Promise<IntegrationKeyView & { key: string }> {
+    await this.ownership.assertOwned(ctx, await this.keys.owner(keyId), { resource: 'integration_key', id: keyId });
+    const author = ctx.principal!;
+    const endsAt = oldKeyExpiresAt === undefined ? new Date() : new Date(oldKeyExpiresAt);
+    const key = generateIntegrationKey();
+    const id = await this.transactions.run(async (tx) => {
+      const old = (await this.keys.lockById(tx, keyId))!;
+      if (old.revoked_at || old.expired || old.rolled_at) {
+        throw AppError.conflict(
+          ErrorText.keyNotRollable(old.revoked_at ? 'revoked' : old.expired ? 'expired' : 'rolled'),
+        );
+      }
+      if (endsAt.getTime() > Date.now() + MAX_ROLL_GRACE_MS) throw AppError.badRequest([ErrorText.rollGraceTooLong]);
+      if (old.expires_at && endsAt > old.expires_at) throw AppError.badRequest([ErrorText.rollGracePastExpiry]);
+      const newId = await this.keys.insert(tx, {
+        brandId: old.brand_id,
+        name: old.name,
+        fingerprint: fingerprintOf(key),
+        keyHint: hintOf(key),
+        permissions: old.permissions,
+        fullAccess: old.full_access,
+        expiresAt: old.expires_at,
+        createdBy: author.id,
+        issuedAsSuperadmin: author.isSuperadmin,
+        allowedIps: old.allowed_ips,
+        rolledFromId: old.id,
+      });
+      await this.keys.endByRoll(tx, old.id, endsAt < new Date() ? new Date() : endsAt);
+      await this.journal.recordWith(tx, ctx, {
+        type: 'integration_key_rolled',
+        brandId: old.brand_id,
+        details: { name: old.name, keyId: old.id, newKeyId: newId, oldKeyExpiresAt: endsAt.toISOString() },
+      });
+      return newId;
+    });
+    return { ...(await this.view(id)), key };
+  }
+
   /**
    * The key's principal, or null. Format and checksum are checked first, without I/O; every
    * well-formed key then costs one indexed lookup, found or not. Revocation, expiry and the
    * author rule are read from the database on every request: no cache.
    */
-  async verify(key: string): Promise<IntegrationKeyPrincipal | null> {
+  async verify(key: string, ip: string): Promise<IntegrationKeyPrincipal | null> {
     if (!isWellFormedIntegrationKey(key)) return null;
     const fingerprint = fingerprintOf(key);
     const row = await this.keys.usableByFingerprint(fingerprint, SETTINGS_MANAGE);
     if (!row || !timingSafeEqual(row.fingerprint, fingerprint)) return null;
-    this.touch(row);
+    this.touch(row, ip);
     return new IntegrationKeyPrincipal(
       row.id,
       row.name,
       row.brand_id,
       effectivePermissions(row.full_access, row.permissions),
+      row.allowed_ips,
     );
   }
 
-  private touch(row: VerifiedKeyRow): void {
+  private touch(row: VerifiedKeyRow, ip: string): void {
     if (row.last_used_at && Date.now() - row.last_used_at.getTime() < LAST_USED_RESOLUTION_MS) return;
     this.keys
-      .touch(row.id, LAST_USED_RESOLUTION_MS / 1000)
+      .touch(row.id, ip, LAST_USED_RESOLUTION_MS / 1000)
       .catch((error: Error) => this.logger.warn(`could not record lastUsedAt of key ${row.id}: ${error.message}`));
   }
 
@@ -138,8 +229,17 @@ function toView(r: IntegrationKeyRow): IntegrationKeyView {
     createdAt: r.created_at.toISOString(),
     createdBy: { id: r.created_by, email: r.author_email },
     lastUsedAt: r.last_used_at?.toISOString() ?? null,
+    lastUsedIp: r.last_used_ip,
+    allowedIps: r.allowed_ips,
+    rolledFromId: r.rolled_from_id,
     revokedAt: r.revoked_at?.toISOString() ?? null,
   };
+}
+
+/** The allowlist as stored: canonical entries, without repeats; null for any address. */
+function canonicalList(entries: string[] | null | undefined): string[] | null {
+  if (entries === undefined || entries === null) return null;
+  return [...new Set(entries.map((entry) => canonicalEntry(entry)!))];
 }
 
 /** Exactly one of a non-empty permission list or fullAccess: true; never settings.manage. */

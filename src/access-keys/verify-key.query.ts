@@ -8,7 +8,7 @@ import { IdentitySql } from '../identity/identity.sql';
  */
 export const VERIFY_KEY: Prepared = {
   name: 'verify_integration_key',
-  text: `SELECT k.id, k.brand_id, k.name, k.permissions, k.full_access, k.fingerprint, k.last_used_at
+  text: `SELECT k.id, k.brand_id, k.name, k.permissions, k.full_access, k.fingerprint, k.last_used_at, k.allowed_ips
            FROM integration_keys k
           WHERE k.fingerprint = $1
             AND k.revoked_at IS NULL
@@ -24,4 +24,5 @@ export interface VerifiedKeyRow {
   full_access: boolean;
   fingerprint: Buffer;
   last_used_at: Date | null;
+  allowed_ips: string[] | null;
 }

@@ -222,6 +222,12 @@ export class Environment {
   WEBHOOK_ALLOW_PRIVATE_URLS = false;
 
   @Transform(toInt)
+  @IsInt({ message: 'KEY_EXPIRY_CHECK_SECONDS must be an integer between 1 and 86400' })
+  @Min(1, { message: 'KEY_EXPIRY_CHECK_SECONDS must be an integer between 1 and 86400' })
+  @Max(86_400, { message: 'KEY_EXPIRY_CHECK_SECONDS must be an integer between 1 and 86400' })
+  KEY_EXPIRY_CHECK_SECONDS = 3600;
+
+  @Transform(toInt)
   @IsInt({ message: 'RATE_LIMIT_PER_SECOND must be a positive integer' })
   @Min(1, { message: 'RATE_LIMIT_PER_SECOND must be a positive integer' })
   RATE_LIMIT_PER_SECOND = 100;

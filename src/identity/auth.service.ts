@@ -16,7 +16,8 @@ export interface MeView {
   id: number;
   email: string;
   isSuperadmin: boolean;
-  memberships: MembershipRow[];
+  memberships: Array<Required<MembershipRow>>;
+  csrfToken: string;
 }
 
 @Injectable()
@@ -46,7 +47,13 @@ export class AuthService {
 
   me(ctx: RequestContext): MeView {
     const user = userOf(ctx);
-    return { id: user.id, email: user.email, isSuperadmin: user.isSuperadmin, memberships: user.membershipList() };
+    return {
+      id: user.id,
+      email: user.email,
+      isSuperadmin: user.isSuperadmin,
+      memberships: user.membershipList(),
+      csrfToken: this.sessions.csrfTokenOf(user.sessionId),
+    };
   }
 }
 

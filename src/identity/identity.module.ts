@@ -22,7 +22,7 @@ import { MembershipsRepository } from './memberships.repository';
 import { MembershipsService } from './memberships.service';
 import { PasswordHasher } from './password-hasher';
 import { SessionCredentialResolver } from './session-credential.resolver';
-import { loadSessionSecret } from './session-secret';
+import { loadSessionSecret, SessionSecret } from './session-secret';
 import { SessionsRepository } from './sessions.repository';
 import { SessionsService } from './sessions.service';
 import { UsersRepository } from './users.repository';
@@ -34,16 +34,21 @@ import { UsersService } from './users.service';
   controllers: [AuthController, AdminUsersController, AdminBrandsController],
   providers: [
     {
-      provide: JwtService,
+      provide: SessionSecret,
       inject: [ConfigService],
       useFactory: async (config: ConfigService<Environment, true>) =>
-        new JwtService({
-          secret: await loadSessionSecret(
+        new SessionSecret(
+          await loadSessionSecret(
             config.get('SESSION_SECRET', { infer: true }),
             config.get('DATA_DIR', { infer: true }),
           ),
-          signOptions: { algorithm: 'HS256' },
-        }),
+        ),
+    },
+    {
+      provide: JwtService,
+      inject: [SessionSecret],
+      useFactory: (secret: SessionSecret) =>
+        new JwtService({ secret: secret.value, signOptions: { algorithm: 'HS256' } }),
     },
     AuthService,
     BootstrapAdmin,

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 
@@ -19,4 +19,24 @@ export async function loadSessionSecret(configured: string | undefined, dataDir:
     new Logger('SessionSecret').warn(`SESSION_SECRET is not set: using the one kept in ${file} (development only)`);
   }
   return (await fs.readFile(file, 'utf8')).trim();
+}
+
+/**
+ * The session secret, once loaded: it signs the session tokens (JwtService) and derives each
+ * session's CSRF token, so the token need not be stored and any tab can be given it again.
+ */
+export class SessionSecret {
+  constructor(readonly value: string) {}
+
+  /** HMAC-SHA256 of the session id under the secret, base64url (contract §1). */
+  csrfTokenOf(sessionId: string): string {
+    return createHmac('sha256', this.value).update(`csrf:${sessionId}`).digest('base64url');
+  }
+
+  csrfMatches(sessionId: string, presented: string | undefined): boolean {
+    if (!presented) return false;
+    const expected = Buffer.from(this.csrfTokenOf(sessionId));
+    const given = Buffer.from(presented);
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  }
 }

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { JwtService } from '@nestjs/jwt';
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Environment } from '../config/environment';
 import { SessionsRepository } from './sessions.repository';
+import { SessionSecret } from './session-secret';
 import type { MembershipRow } from './user-principal';
 
 export interface IssuedSession {
@@ -17,7 +18,6 @@ export interface ActiveSession {
   userId: number;
   email: string;
   isSuperadmin: boolean;
-  csrfTokenHash: string;
   memberships: MembershipRow[];
 }
 
@@ -26,8 +26,6 @@ export interface SessionClaims {
   sub: string;
 }
 
-const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
-
 @Injectable()
 export class SessionsService {
   private readonly ttlHours: number;
@@ -35,6 +33,7 @@ export class SessionsService {
   constructor(
     private readonly sessions: SessionsRepository,
     private readonly jwt: JwtService,
+    private readonly secret: SessionSecret,
     config: ConfigService<Environment, true>,
   ) {
     this.ttlHours = config.get('SESSION_TTL_HOURS', { infer: true });
@@ -42,9 +41,9 @@ export class SessionsService {
 
   async issue(userId: number): Promise<IssuedSession> {
     const id = randomUUID();
-    const csrfToken = randomBytes(32).toString('base64url');
+    const csrfToken = this.secret.csrfTokenOf(id);
     const expiresAt = new Date(Date.now() + this.ttlHours * 3_600_000);
-    await this.sessions.insert({ id, userId, csrfTokenHash: sha256(csrfToken), expiresAt });
+    await this.sessions.insert({ id, userId, expiresAt });
     const token = await this.jwt.signAsync({ sid: id, sub: String(userId) } satisfies SessionClaims, {
       expiresIn: this.ttlHours * 3600,
     });
@@ -65,14 +64,17 @@ export class SessionsService {
       userId: row.user_id,
       email: row.email,
       isSuperadmin: row.is_superadmin,
-      csrfTokenHash: row.csrf_token_hash,
       memberships: row.memberships,
     };
   }
 
   csrfMatches(session: ActiveSession, presented: string | undefined): boolean {
-    if (!presented) return false;
-    return timingSafeEqual(Buffer.from(sha256(presented)), Buffer.from(session.csrfTokenHash));
+    return this.secret.csrfMatches(session.sessionId, presented);
+  }
+
+  /** The session's CSRF token, as login gave it (GET /auth/me, for a new tab). */
+  csrfTokenOf(sessionId: string): string {
+    return this.secret.csrfTokenOf(sessionId);
   }
 
   async end(sessionId: string): Promise<void> {

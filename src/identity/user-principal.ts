@@ -6,6 +6,9 @@ const NONE: ReadonlySet<BrandPermission> = new Set();
 
 export interface MembershipRow {
   brandId: number;
+  /** The brand's name and slug, for a brand chooser (GET /auth/me). */
+  brandName?: string;
+  brandSlug?: string;
   permissions: BrandPermission[];
 }
 
@@ -20,9 +23,9 @@ export class UserPrincipal implements Principal {
     readonly email: string,
     readonly isSuperadmin: boolean,
     readonly sessionId: string,
-    memberships: MembershipRow[],
+    private readonly rows: MembershipRow[],
   ) {
-    this.memberships = new Map(memberships.map((m) => [m.brandId, new Set(m.permissions)]));
+    this.memberships = new Map(rows.map((m) => [m.brandId, new Set(m.permissions)]));
   }
 
   defaultBrandId(): number | null {
@@ -36,7 +39,12 @@ export class UserPrincipal implements Principal {
     return this.memberships.get(brandId) ?? NONE;
   }
 
-  membershipList(): MembershipRow[] {
-    return [...this.memberships].map(([brandId, permissions]) => ({ brandId, permissions: [...permissions] }));
+  membershipList(): Array<Required<MembershipRow>> {
+    return this.rows.map((m) => ({
+      brandId: m.brandId,
+      brandName: m.brandName ?? '',
+      brandSlug: m.brandSlug ?? '',
+      permissions: [...m.permissions],
+    }));
   }
 }

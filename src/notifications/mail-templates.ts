@@ -84,6 +84,12 @@ export const MailTemplates = {
       ...orderLines(order),
     ]),
 
+  staffKeyExpiring: (brandName: string, key: { name: string; keyHint: string; expiresAt: string; window: string }) =>
+    render(`${brandName}: integration key "${key.name}" expires ${key.window === '1d' ? 'tomorrow' : 'in a week'}`, [
+      `The integration key "${key.name}" (${key.keyHint}) expires at ${key.expiresAt}.`,
+      'Roll it in the admin area before then (the new key keeps its permissions and addresses) and give the new key to the integration.',
+    ]),
+
   staffWebhookDisabled: (brandName: string, endpoint: { id: number; url: string }) =>
     render(`${brandName}: webhook endpoint ${endpoint.id} was disabled`, [
       `The webhook endpoint ${endpoint.url} (id ${endpoint.id}) answered nothing but failures for too long and has been disabled.`,

@@ -59,7 +59,17 @@ export class OutboxHandlers {
       case 'mail.staff_paid_order':
         return this.mailStaff(job, signal, (data) => MailTemplates.staffPaidOrder(data));
       case 'mail.staff_webhook_disabled':
-        return this.mailStaffAboutEndpoint(job, signal);
+        return this.mailStaffOfBrand(job, signal, (brand) => {
+          const about = job.payload as unknown as { endpointId: number; url: string };
+          return MailTemplates.staffWebhookDisabled(brand, { id: about.endpointId, url: about.url });
+        });
+      case 'mail.staff_key_expiring':
+        return this.mailStaffOfBrand(job, signal, (brand) =>
+          MailTemplates.staffKeyExpiring(
+            brand,
+            job.payload as unknown as { name: string; keyHint: string; expiresAt: string; window: string },
+          ),
+        );
       case 'mail.staff_shipment_failed':
         return this.mailStaff(job, signal, (data) =>
           MailTemplates.staffShipmentFailed(data, (job.payload as { lastError?: string }).lastError ?? null),
@@ -84,19 +94,16 @@ export class OutboxHandlers {
     ]);
   }
 
-  private async mailStaffAboutEndpoint(job: ClaimedJob, signal: AbortSignal) {
-    const about = job.payload as unknown as { brandId: number; endpointId: number; url: string };
-    const brand = await this.brands.get(about.brandId);
+  /** A mail to the staff of the job's brand (`payload.brandId`), about something else than an order. */
+  private async mailStaffOfBrand(job: ClaimedJob, signal: AbortSignal, template: (brandName: string) => RenderedMail) {
+    const brandId = (job.payload as unknown as { brandId: number }).brandId;
+    const brand = await this.brands.get(brandId);
     if (!brand.staffEmail) {
-      this.logger.warn({ brandId: about.brandId, kind: job.kind }, 'brand has no staffEmail: staff mail skipped');
+      this.logger.warn({ brandId, kind: job.kind }, 'brand has no staffEmail: staff mail skipped');
       return undefined;
     }
     signal.throwIfAborted();
-    await this.mailer.send({
-      to: brand.staffEmail,
-      messageId: messageIdOf(job),
-      ...MailTemplates.staffWebhookDisabled(brand.name, { id: about.endpointId, url: about.url }),
-    });
+    await this.mailer.send({ to: brand.staffEmail, messageId: messageIdOf(job), ...template(brand.name) });
     return undefined;
   }
 

@@ -8,6 +8,7 @@ export type OutboxKind =
   | 'mail.staff_paid_order'
   | 'mail.staff_shipment_failed'
   | 'mail.staff_webhook_disabled'
+  | 'mail.staff_key_expiring'
   | 'carrier.register_shipment';
 
 export interface OutboxEntry {

@@ -10,6 +10,7 @@ import { UpdateProductionSiteDto } from './dto/update-production-site.dto';
 import { ProductionSitesService } from './production-sites.service';
 import {
   IssuedSiteKeyResponse,
+  SiteKeyListResponse,
   SiteKeyResponse,
   SiteListResponse,
   SiteResponse,
@@ -54,6 +55,16 @@ export class ProductionSitesController {
     @Param('siteId', ParseIdPipe) siteId: number,
   ): Promise<IssuedSiteKeyResponse> {
     return this.sites.issueKey(ctx, siteId);
+  }
+
+  @RequirePermission('settings.manage')
+  @Get(':siteId/keys')
+  @ApiOkResponse({ type: SiteKeyListResponse, description: 'Never the keys themselves' })
+  async keys(
+    @BrandCtx() ctx: BrandContext,
+    @Param('siteId', ParseIdPipe) siteId: number,
+  ): Promise<SiteKeyListResponse> {
+    return { items: await this.sites.keysOf(ctx, siteId) };
   }
 
   @RequirePermission('settings.manage')

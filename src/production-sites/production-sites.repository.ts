@@ -39,13 +39,29 @@ export class ProductionSitesRepository {
     await tx.getRepository(ProductionSiteEntity).update({ id: siteId }, change);
   }
 
-  insertKey(tx: Tx, key: { siteId: number; fingerprint: Buffer; createdBy: number }): Promise<SiteKeyEntity> {
+  insertKey(
+    tx: Tx,
+    key: { siteId: number; fingerprint: Buffer; keyHint: string; createdBy: number },
+  ): Promise<SiteKeyEntity> {
     const keys = tx.getRepository(SiteKeyEntity);
     return keys.save(keys.create(key));
   }
 
   keyOfSite(keyId: number, siteId: number): Promise<SiteKeyEntity | null> {
     return this.db.getRepository(SiteKeyEntity).findOne({ where: { id: keyId, siteId } });
+  }
+
+  keysOfSite(siteId: number): Promise<SiteKeyEntity[]> {
+    return this.db.getRepository(SiteKeyEntity).find({ where: { siteId }, order: { id: 'ASC' } });
+  }
+
+  /** Sets lastUsedAt unless it was set less than `resolutionSeconds` ago (by any instance). */
+  async touchKey(keyId: number, resolutionSeconds: number): Promise<void> {
+    await this.db.query(
+      `UPDATE site_keys SET last_used_at = now()
+        WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - make_interval(secs => $2))`,
+      [keyId, resolutionSeconds],
+    );
   }
 
   keyById(keyId: number): Promise<SiteKeyEntity> {

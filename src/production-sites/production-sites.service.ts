@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { timingSafeEqual } from 'node:crypto';
 import type { BrandContext } from '../common/context/request-context';
@@ -25,9 +25,12 @@ export interface SiteView {
 
 export interface SiteKeyView {
   id: number;
+  keyHint: string | null;
   siteId: number;
+  status: 'active' | 'revoked';
   createdAt: string;
   revokedAt: string | null;
+  lastUsedAt: string | null;
 }
 
 const toSiteView = (site: ProductionSiteEntity): SiteView => ({
@@ -39,14 +42,22 @@ const toSiteView = (site: ProductionSiteEntity): SiteView => ({
 
 const toKeyView = (key: SiteKeyEntity): SiteKeyView => ({
   id: key.id,
+  keyHint: key.keyHint,
   siteId: key.siteId,
+  status: key.revokedAt ? 'revoked' : 'active',
   createdAt: key.createdAt.toISOString(),
   revokedAt: key.revokedAt?.toISOString() ?? null,
+  lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
 });
+
+// lastUsedAt of a site key is written at most once a minute per key.
+const LAST_USED_RESOLUTION_MS = 60_000;
 
 @Injectable()
 export class ProductionSitesService {
   private readonly cache: SiteKeyCache<SiteKeyPrincipal>;
+  private readonly logger = new Logger(ProductionSitesService.name);
+  private readonly touched = new Map<number, number>();
 
   constructor(
     private readonly sites: ProductionSitesRepository,
@@ -89,6 +100,7 @@ export class ProductionSitesService {
       const row = await this.sites.insertKey(tx, {
         siteId: site.id,
         fingerprint: siteKeyFingerprint(key),
+        keyHint: key.slice(-4),
         createdBy: ctx.principal!.id,
       });
       await this.journal.recordWith(tx, ctx, {
@@ -98,8 +110,23 @@ export class ProductionSitesService {
       });
       return row;
     });
-    const { id, siteId: owner, createdAt } = toKeyView(saved);
-    return { id, key, siteId: owner, createdAt, revokedAt: null };
+    return { ...toKeyView(saved), key };
+  }
+
+  async keysOf(ctx: BrandContext, siteId: number): Promise<SiteKeyView[]> {
+    const site = await this.ownedSite(ctx, siteId);
+    return (await this.sites.keysOfSite(site.id)).map(toKeyView);
+  }
+
+  /** Records a use of the key, at most once a minute per key and instance, off the request's path. */
+  touch(keyId: number): void {
+    const now = Date.now();
+    if (now - (this.touched.get(keyId) ?? 0) < LAST_USED_RESOLUTION_MS) return;
+    if (this.touched.size > 10_000) this.touched.clear();
+    this.touched.set(keyId, now);
+    this.sites
+      .touchKey(keyId, LAST_USED_RESOLUTION_MS / 1000)
+      .catch((error: Error) => this.logger.warn(`could not record lastUsedAt of site key ${keyId}: ${error.message}`));
   }
 
   async revokeKey(ctx: BrandContext, siteId: number, keyId: number): Promise<SiteKeyView> {

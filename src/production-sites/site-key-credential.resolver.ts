@@ -26,6 +26,7 @@ export class SiteKeyCredentialResolver implements CredentialResolver, OnModuleIn
   async resolve(credential: Credential): Promise<SiteKeyPrincipal> {
     const principal = await this.sites.verify(credential.token);
     if (!principal) throw AppError.unauthorized(ErrorText.invalidApiKey);
+    this.sites.touch(principal.id);
     return principal;
   }
 }

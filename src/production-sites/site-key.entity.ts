@@ -25,4 +25,11 @@ export class SiteKeyEntity {
 
   @Column({ name: 'revoked_at', type: 'timestamptz', nullable: true })
   revokedAt: Date | null;
+
+  /** The key's last 4 characters, to recognise it in the list. Null for keys issued before hints. */
+  @Column({ name: 'key_hint', type: 'varchar', length: 4, nullable: true })
+  keyHint: string | null;
+
+  @Column({ name: 'last_used_at', type: 'timestamptz', nullable: true })
+  lastUsedAt: Date | null;
 }

@@ -1,3 +1,5 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional, Matches } from 'class-validator';
 import { LimitQueryDto } from '../common/validation/limit-query.dto';
 import { SAFE_INT_MAX } from '../common/validation/integer-text';
 import { QueryInt } from '../common/validation/query-int.decorator';
@@ -5,4 +7,12 @@ import { QueryInt } from '../common/validation/query-int.decorator';
 export class JournalQueryDto extends LimitQueryDto {
   @QueryInt({ min: 1, max: SAFE_INT_MAX, description: 'Entries after this one in the list (the next page)' })
   before?: number;
+
+  @ApiPropertyOptional({
+    description: 'Only entries of these types, comma-separated',
+    example: 'brand_violation,ip_not_allowed',
+  })
+  @IsOptional()
+  @Matches(/^[a-z_]{1,64}(,[a-z_]{1,64}){0,19}$/, { message: 'type must be up to 20 comma-separated entry types' })
+  type?: string;
 }

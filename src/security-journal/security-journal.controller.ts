@@ -19,13 +19,17 @@ export class SecurityJournalController {
     @Param('brandId', ParseIdPipe) brandId: number,
     @Query() query: JournalQueryDto,
   ): Promise<JournalListResponse> {
-    return { items: await this.journal.list({ brandId, limit: query.limit, beforeId: query.before }) };
+    return {
+      items: await this.journal.list({ brandId, limit: query.limit, beforeId: query.before, types: typesOf(query) }),
+    };
   }
 
   @RequirePermission(PLATFORM_ADMIN)
   @Get('security-journal')
   @ApiOkResponse({ type: JournalListResponse })
   async all(@Query() query: JournalQueryDto): Promise<JournalListResponse> {
-    return { items: await this.journal.list({ limit: query.limit, beforeId: query.before }) };
+    return { items: await this.journal.list({ limit: query.limit, beforeId: query.before, types: typesOf(query) }) };
   }
 }
+
+const typesOf = (query: JournalQueryDto): string[] | undefined => query.type?.split(',');

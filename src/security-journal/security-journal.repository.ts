@@ -44,7 +44,12 @@ export class SecurityJournalRepository {
    * Newest first by time, then id; of one brand (as actor's brand or target) when `brandId` is
    * given; after the entry `beforeId` by the same order when given.
    */
-  newestFirst(query: { brandId?: number; beforeId?: number; limit: number }): Promise<JournalEntryEntity[]> {
+  newestFirst(query: {
+    brandId?: number;
+    beforeId?: number;
+    types?: string[];
+    limit: number;
+  }): Promise<JournalEntryEntity[]> {
     const builder = this.db
       .getRepository(JournalEntryEntity)
       .createQueryBuilder('j')
@@ -54,6 +59,7 @@ export class SecurityJournalRepository {
     if (query.brandId !== undefined) {
       builder.where('(j.brand_id = :brandId OR j.target_brand_id = :brandId)', { brandId: query.brandId });
     }
+    if (query.types !== undefined) builder.andWhere('j.type IN (:...types)', { types: query.types });
     if (query.beforeId !== undefined) {
       builder.andWhere('(j.at, j.id) < (SELECT b.at, b.id FROM security_journal b WHERE b.id = :beforeId)', {
         beforeId: query.beforeId,

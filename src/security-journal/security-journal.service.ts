@@ -8,6 +8,10 @@ export type JournalType =
   | 'brand_violation'
   | 'integration_key_issued'
   | 'integration_key_revoked'
+  | 'integration_key_rolled'
+  | 'integration_key_updated'
+  | 'integration_key_expiring'
+  | 'ip_not_allowed'
   | 'site_key_issued'
   | 'site_key_revoked'
   | 'production_site_updated'
@@ -45,6 +49,7 @@ export interface JournalQuery {
   brandId?: number;
   limit: number;
   beforeId?: number;
+  types?: string[];
 }
 
 @Injectable()

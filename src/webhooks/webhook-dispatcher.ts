@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { randomUUID } from 'node:crypto';
-import type { RequestContext } from '../common/context/request-context';
+import { systemContext } from '../common/context/request-context';
 import type { Environment } from '../config/environment';
 import { Transactions } from '../database/transactions';
 import { Outbox } from '../outbox/outbox';
@@ -17,15 +17,7 @@ import { sendMessage } from './webhook-sender';
 const PRUNE_EVERY_MS = 3_600_000;
 const REPOLL_MS = 2;
 const UNOPENABLE = 'the signing secret cannot be opened: every instance needs the same SECRETS_ENCRYPTION_KEY';
-/** The worker's own context for the journal: no request, no principal. */
-const SYSTEM: RequestContext = {
-  requestId: '',
-  ip: '',
-  method: '',
-  path: 'webhook-dispatcher',
-  principal: null,
-  brandId: null,
-};
+const SYSTEM = systemContext('webhook-dispatcher');
 
 /**
  * Delivers webhook messages (contract §10). Every instance may run it: deliveries are claimed

@@ -17,6 +17,11 @@ export class IntegrationKeyResponse {
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ type: KeyAuthor }) createdBy: KeyAuthor;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) lastUsedAt: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'The address of that last use' }) lastUsedIp: string | null;
+  @ApiProperty({ type: [String], nullable: true, description: 'Where the key may be used from; null: any address' })
+  allowedIps: string[] | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'The key this one replaced by a roll' })
+  rolledFromId: number | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) revokedAt: string | null;
 }
 

@@ -11,6 +11,8 @@ import {
   MinLength,
 } from 'class-validator';
 import { BRAND_PERMISSIONS, type BrandPermission } from '../../common/context/permissions';
+import { OptionalNotNull } from '../../common/validation/field-decorators';
+import { AllowedIps } from './allowed-ips.decorator';
 
 export class IssueIntegrationKeyDto {
   @ApiProperty({ description: 'The integration name, recorded in the journal', example: 'Storefront (Tilda)' })
@@ -42,4 +44,30 @@ export class IssueIntegrationKeyDto {
   @IsOptional()
   @IsISO8601({ strict: true })
   expiresAt?: string;
+
+  @AllowedIps()
+  allowedIps?: string[] | null;
+}
+
+/** PATCH: the name and the allowlist; permissions stay fixed (reissue or roll to change a key). */
+export class UpdateIntegrationKeyDto {
+  @ApiPropertyOptional({ minLength: 1, maxLength: 100 })
+  @OptionalNotNull()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(100)
+  name?: string;
+
+  @AllowedIps()
+  allowedIps?: string[] | null;
+}
+
+export class RollIntegrationKeyDto {
+  @ApiPropertyOptional({
+    description:
+      'Until when the old key keeps working: ISO 8601, at most 7 days ahead, not after its own expiry. Default: now',
+  })
+  @OptionalNotNull()
+  @IsISO8601({ strict: true })
+  oldKeyExpiresAt?: string;
 }

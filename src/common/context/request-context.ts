@@ -15,3 +15,8 @@ export interface RequestContext {
 export interface BrandContext extends RequestContext {
   brandId: number;
 }
+
+/** The context of work no request started (schedulers, workers): journaled with `path` naming it, no principal. */
+export function systemContext(path: string): RequestContext {
+  return { requestId: '', ip: '', method: '', path, principal: null, brandId: null };
+}

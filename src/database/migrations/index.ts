@@ -8,6 +8,7 @@ import { LoginFailuresByTime1763770200000 } from './1763770200000-login-failures
 import { JournalByTime1763770300000 } from './1763770300000-journal-by-time';
 import { ReturnsCancellationIdempotency1763770400000 } from './1763770400000-returns-cancellation-idempotency';
 import { WebhookEndpoints1763770500000 } from './1763770500000-webhook-endpoints';
+import { KeyLifecycle1763770600000 } from './1763770600000-key-lifecycle';
 
 /** Every migration, in order. A new migration is added here as well as in its own file. */
 export const migrations = [
@@ -21,4 +22,5 @@ export const migrations = [
   JournalByTime1763770300000,
   ReturnsCancellationIdempotency1763770400000,
   WebhookEndpoints1763770500000,
+  KeyLifecycle1763770600000,
 ];

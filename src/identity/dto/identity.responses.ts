@@ -33,6 +33,8 @@ export class MembershipResponse {
 
 export class MembershipEntry {
   @ApiProperty() brandId: number;
+  @ApiProperty() brandName: string;
+  @ApiProperty() brandSlug: string;
   @ApiProperty({ enum: BRAND_PERMISSIONS, isArray: true }) permissions: BrandPermission[];
 }
 
@@ -52,4 +54,6 @@ export class LoginResponse {
 
 export class MeResponse extends SessionUser {
   @ApiProperty({ type: [MembershipEntry] }) memberships: MembershipEntry[];
+  @ApiProperty({ description: "The session's CSRF token (as login gave it), for a page opened in a new tab" })
+  csrfToken: string;
 }

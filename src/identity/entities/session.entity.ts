@@ -12,10 +12,6 @@ export class SessionEntity {
   @ForeignKey(() => UserEntity, { name: 'sessions_user_id_fkey', onDelete: 'CASCADE' })
   userId: number;
 
-  /** SHA-256 of the CSRF token; the token itself is only ever in the login response. */
-  @Column({ name: 'csrf_token_hash', type: 'char', length: 64 })
-  csrfTokenHash: string;
-
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

@@ -13,9 +13,21 @@ export class SiteListResponse {
 
 export class SiteKeyResponse {
   @ApiProperty() id: number;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: "The key's last 4 characters (null for keys issued before hints)",
+  })
+  keyHint: string | null;
   @ApiProperty() siteId: number;
+  @ApiProperty({ enum: ['active', 'revoked'] }) status: 'active' | 'revoked';
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) revokedAt: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) lastUsedAt: string | null;
+}
+
+export class SiteKeyListResponse {
+  @ApiProperty({ type: [SiteKeyResponse] }) items: SiteKeyResponse[];
 }
 
 export class IssuedSiteKeyResponse extends SiteKeyResponse {
