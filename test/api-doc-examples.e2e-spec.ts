@@ -48,6 +48,9 @@ describe('docs/api.md examples', () => {
     expect(stdout).toMatch(/"status":"active"/);
     expect(stdout).toMatch(/^200$/m);
     expect(stdout).toMatch(/"status":"revoked"/);
+    expect(stdout).toMatch(/"allowedIps":\["127\.0\.0\.1","::1"\]/);
+    expect(stdout).toContain('new key: 200');
+    expect(stdout).toMatch(/"name":"ERP".*"status":"expired"/);
     expect(stdout).toMatch(/HTTP\/1\.1 201/);
     expect(stdout).toMatch(
       /"ok":true,"duplicate":false,"order":\{"id":\d+,"orderNumber":"\d+","hash":"[\w-]+","totalKopeks":1405000\}/,

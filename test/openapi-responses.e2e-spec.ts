@@ -100,6 +100,19 @@ describe('the OpenAPI document describes the real answers', () => {
     ).body.id as number;
     await get(keysPath, admin);
     await call(request(http).post(`${keysPath}/${spare}/revoke`).set(admin), 200);
+    await get(`${keysPath}/${spare}`, admin);
+    const pinned = (
+      await send(
+        'post',
+        keysPath,
+        admin,
+        { name: 'Pinned', permissions: ['orders.read'], allowedIps: ['127.0.0.1'] },
+        201,
+      )
+    ).body.id as number;
+    await send('patch', `${keysPath}/${pinned}`, admin, { name: 'Pinned ERP', allowedIps: ['127.0.0.0/8'] }, 200);
+    await send('post', `${keysPath}/${pinned}/roll`, admin, {}, 201);
+    await send('post', `${keysPath}/${pinned}/roll`, admin, {}, 409);
     await call(request(http).post(`${keysPath}/999999/revoke`).set(admin), 404);
     await get(keysPath, { Authorization: 'Bearer csh_at_wrong' }, 401);
 
@@ -260,6 +273,7 @@ describe('the OpenAPI document describes the real answers', () => {
     await call(request(http).post(sitesPath).set(admin).send({ name: 'Second workshop' }), 201);
     await call(request(http).post(`${sitesPath}/${site.siteId}/keys`).set(admin), 201);
     await get(sitesPath, admin);
+    await get(`${sitesPath}/${site.siteId}/keys`, admin);
     await send('patch', `${sitesPath}/${site.siteId}`, admin, { name: 'Ivanovo' }, 200);
     await get('/production-api/me', site.headers);
     await get('/production-api/catalog', site.headers);

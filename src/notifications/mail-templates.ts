@@ -85,7 +85,7 @@ export const MailTemplates = {
     ]),
 
   staffKeyExpiring: (brandName: string, key: { name: string; keyHint: string; expiresAt: string; window: string }) =>
-    render(`${brandName}: integration key "${key.name}" expires ${key.window === '1d' ? 'tomorrow' : 'in a week'}`, [
+    render(`${brandName}: the integration key ${key.name} expires ${key.window === '1d' ? 'tomorrow' : 'in a week'}`, [
       `The integration key "${key.name}" (${key.keyHint}) expires at ${key.expiresAt}.`,
       'Roll it in the admin area before then (the new key keeps its permissions and addresses) and give the new key to the integration.',
     ]),
