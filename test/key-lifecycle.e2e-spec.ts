@@ -180,6 +180,28 @@ describe('key lifecycle', () => {
       expect((await getFrom(port, '127.0.0.1', '/orders/admin/all?limit=1', key.headers)).status).toBe(200);
     });
 
+    it('reads the address from X-Forwarded-For only with TRUST_PROXY', async () => {
+      const key = await issueKey(suite.fx, brand, { permissions: ['orders.read'] });
+      await request(http_())
+        .patch(`${keysPath()}/${key.id}`)
+        .set(admin)
+        .send({ allowedIps: ['203.0.113.9'] })
+        .expect(200);
+      const proxied = await startTestApp({
+        databaseUrl: suite.db.url,
+        env: { TRUST_PROXY: 'true', OUTBOX_WORKER: 'false', WEBHOOK_WORKER: 'false' },
+      });
+      try {
+        const server = (await proxied.app.listen(0, '127.0.0.1')) as http.Server;
+        const behindProxy = (server.address() as AddressInfo).port;
+        const headers = { ...key.headers, 'X-Forwarded-For': '203.0.113.9' };
+        expect((await getFrom(behindProxy, '127.0.0.1', '/orders/admin/all?limit=1', headers)).status).toBe(200);
+        expect((await getFrom(port, '127.0.0.1', '/orders/admin/all?limit=1', headers)).status).toBe(403);
+      } finally {
+        await proxied.close();
+      }
+    });
+
     it('takes allowedIps at issue, validated: addresses and CIDR blocks, at most 20', async () => {
       const issued = await request(http_())
         .post(keysPath())
