@@ -19,6 +19,7 @@ const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const PUBLIC_EVERYWHERE = ['\\.module\\.ts$', '/dto/', '\\.entity\\.ts$', '\\.principal\\.ts$'];
 const FEATURES = [
   'access-keys',
+  'admin-area',
   'catalog',
   'delivery',
   'domain-events',

@@ -14,6 +14,7 @@ import { IdempotencyModule } from './idempotency/idempotency.module';
 import { IdentityModule } from './identity/identity.module';
 import { LoggingModule } from './logging.module';
 import { AccessKeysModule } from './access-keys/access-keys.module';
+import { AdminAreaModule } from './admin-area/admin-area.module';
 import { CatalogModule } from './catalog/catalog.module';
 import { InventoryModule } from './inventory/inventory.module';
 import { DeliveryModule } from './delivery/delivery.module';
@@ -68,6 +69,7 @@ export class AppModule {
         NotificationsModule,
         IdempotencyModule,
         WebhooksModule,
+        AdminAreaModule,
       ],
       providers: [
         // The guard chain, in this order: who is calling, within their rate, in which brand, may they.

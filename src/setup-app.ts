@@ -45,6 +45,8 @@ export function createHttpAdapter(options: { platform?: HttpPlatform; trustProxy
     trustProxy: options.trustProxy,
     genReqId: (request: unknown) => assignRequestId(request as IncomingMessage),
     clientErrorHandler: answerClientError,
+    // As Express (non-strict routing) does: `/dashboard/` reaches the `/dashboard` route.
+    routerOptions: { ignoreTrailingSlash: true },
   });
 }
 

@@ -1,0 +1,185 @@
+import { render } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { ApiError, get, onSignedOut, post, setBrand, setCsrfToken } from './api';
+import { JournalPage } from './pages/journal';
+import { KeysPage } from './pages/keys';
+import { OrdersPage } from './pages/orders';
+import { ProductsPage } from './pages/products';
+import { ReturnsPage } from './pages/returns';
+import { SitesPage } from './pages/sites';
+import { WebhooksPage } from './pages/webhooks';
+import type { Brand, Me } from './types';
+import { ErrorNote } from './ui/use-load';
+
+const SECTIONS = [
+  ['keys', 'Integration keys'],
+  ['sites', 'Production sites'],
+  ['webhooks', 'Webhooks'],
+  ['journal', 'Security journal'],
+  ['orders', 'Orders'],
+  ['returns', 'Returns'],
+  ['products', 'Products'],
+] as const;
+type Section = (typeof SECTIONS)[number][0];
+
+const sectionOf = (hash: string): Section => SECTIONS.find(([id]) => `#/${id}` === hash)?.[0] ?? 'keys';
+
+function App() {
+  const [me, setMe] = useState<Me | null | 'signed-out'>(null);
+  useEffect(() => {
+    onSignedOut(() => {
+      setCsrfToken(null);
+      setMe('signed-out');
+    });
+    get<Me>('/auth/me').then(
+      (who) => {
+        setCsrfToken(who.csrfToken);
+        setMe(who);
+      },
+      () => setMe('signed-out'),
+    );
+  }, []);
+  if (me === null) return <p role="status">Loading…</p>;
+  if (me === 'signed-out') return <SignIn onSignedIn={setMe} />;
+  return <Shell me={me} onSignedOut={() => setMe('signed-out')} />;
+}
+
+function SignIn(props: { onSignedIn: (me: Me) => void }) {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <main class="sign-in">
+      <h1>Admin area</h1>
+      <form
+        onSubmit={async (event) => {
+          event.preventDefault();
+          try {
+            const session = await post<{ csrfToken: string }>('/auth/login', { email, password });
+            setCsrfToken(session.csrfToken);
+            props.onSignedIn(await get<Me>('/auth/me'));
+          } catch (e) {
+            setError(e instanceof ApiError ? e.message : String(e));
+          }
+        }}
+      >
+        <label>
+          E-mail
+          <input
+            type="email"
+            autoComplete="username"
+            required
+            value={email}
+            onInput={(e) => setEmail(e.currentTarget.value)}
+          />
+        </label>
+        <label>
+          Password
+          <input
+            type="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onInput={(e) => setPassword(e.currentTarget.value)}
+          />
+        </label>
+        <ErrorNote text={error} />
+        <button type="submit">Sign in</button>
+      </form>
+    </main>
+  );
+}
+
+function Shell(props: { me: Me; onSignedOut: () => void }) {
+  const [brands, setBrands] = useState<Brand[]>(
+    props.me.memberships.map((m) => ({ id: m.brandId, name: m.brandName, slug: m.brandSlug })),
+  );
+  const [brandId, setBrandId] = useState<number | null>(brands[0]?.id ?? null);
+  const [section, setSection] = useState<Section>(sectionOf(location.hash));
+  useEffect(() => {
+    const follow = () => setSection(sectionOf(location.hash));
+    addEventListener('hashchange', follow);
+    return () => removeEventListener('hashchange', follow);
+  }, []);
+  useEffect(() => {
+    // A superadministrator works in every store: the chooser lists them all.
+    if (props.me.isSuperadmin) {
+      get<{ items: Brand[] }>('/admin/brands').then(
+        (all) => {
+          setBrands(all.items);
+          setBrandId((current) => current ?? all.items[0]?.id ?? null);
+        },
+        () => undefined,
+      );
+    }
+  }, [props.me.isSuperadmin]);
+  setBrand(brandId);
+
+  return (
+    <>
+      <header>
+        <strong>Admin area</strong>
+        <label>
+          Store
+          <select value={brandId ?? ''} onChange={(e) => setBrandId(Number(e.currentTarget.value))}>
+            {brands.map((b) => (
+              <option key={b.id} value={b.id}>
+                {b.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <span>{props.me.email}</span>
+        <button
+          type="button"
+          onClick={async () => {
+            await post('/auth/logout').catch(() => undefined);
+            setCsrfToken(null);
+            props.onSignedOut();
+          }}
+        >
+          Sign out
+        </button>
+      </header>
+      <nav aria-label="Sections">
+        <ul>
+          {SECTIONS.map(([id, label]) => (
+            <li key={id}>
+              <a href={`#/${id}`} aria-current={section === id ? 'page' : undefined}>
+                {label}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <main>
+        {brandId === null ? (
+          <p>No store is open to this account.</p>
+        ) : (
+          <Page key={`${brandId}-${section}`} section={section} brandId={brandId} />
+        )}
+      </main>
+    </>
+  );
+}
+
+function Page(props: { section: Section; brandId: number }) {
+  switch (props.section) {
+    case 'keys':
+      return <KeysPage brandId={props.brandId} />;
+    case 'sites':
+      return <SitesPage brandId={props.brandId} />;
+    case 'webhooks':
+      return <WebhooksPage brandId={props.brandId} />;
+    case 'journal':
+      return <JournalPage brandId={props.brandId} />;
+    case 'orders':
+      return <OrdersPage />;
+    case 'returns':
+      return <ReturnsPage />;
+    case 'products':
+      return <ProductsPage />;
+  }
+}
+
+render(<App />, document.getElementById('app')!);

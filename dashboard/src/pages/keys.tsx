@@ -1,0 +1,237 @@
+import { useState } from 'preact/hooks';
+import { get, post } from '../api';
+import type { IntegrationKey } from '../types';
+import { Confirm, Dialog } from '../ui/dialog';
+import { expiresSoon, when } from '../ui/format';
+import { SecretDialog } from '../ui/secret-dialog';
+import { attempt, ErrorNote, useLoad } from '../ui/use-load';
+
+const GROUPS: Array<[string, string[]]> = [
+  ['Orders', ['orders.read', 'orders.write', 'orders.create_partner']],
+  ['Products', ['products.read', 'products.write']],
+  ['Stock', ['stock.read', 'stock.write']],
+  ['Returns', ['returns.read', 'returns.write']],
+];
+
+const dateIn = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+
+/** Integration keys of the brand: list, issue, roll, pin to addresses, revoke (contract §3, §12). */
+export function KeysPage(props: { brandId: number }) {
+  const base = `/admin/brands/${props.brandId}/integration-keys`;
+  const keys = useLoad(() => get<{ items: IntegrationKey[] }>(base), [base]);
+  const [issuing, setIssuing] = useState(false);
+  const [shown, setShown] = useState<IntegrationKey | null>(null);
+  const [revoking, setRevoking] = useState<IntegrationKey | null>(null);
+  const [rolling, setRolling] = useState<IntegrationKey | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  return (
+    <section aria-labelledby="keys-title">
+      <h1 id="keys-title">Integration keys</h1>
+      <p>Keys let the brand's integrations (the storefront, an ERP) call the API. Each is shown once.</p>
+      <button type="button" onClick={() => setIssuing(true)}>
+        Issue key
+      </button>
+      <ErrorNote text={keys.error ?? error} />
+      <table>
+        <thead>
+          <tr>
+            <th>Name</th>
+            <th>Key</th>
+            <th>Permissions</th>
+            <th>Status</th>
+            <th>Expires</th>
+            <th>Last used</th>
+            <th>Created by</th>
+            <th>
+              <span class="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {keys.data?.items.map((key) => (
+            <tr key={key.id}>
+              <td>{key.name}</td>
+              <td>
+                <code>{key.keyHint}</code>
+              </td>
+              <td>{key.fullAccess ? 'Full access' : key.permissions.join(', ')}</td>
+              <td>
+                {key.status}
+                {key.status === 'active' && expiresSoon(key.expiresAt) && <span class="badge"> expires soon</span>}
+              </td>
+              <td>{key.expiresAt ? when(key.expiresAt) : 'never'}</td>
+              <td>
+                {when(key.lastUsedAt)}
+                {key.lastUsedIp && <small> from {key.lastUsedIp}</small>}
+              </td>
+              <td>{key.createdBy.email}</td>
+              <td class="row-actions">
+                {key.status === 'active' && (
+                  <>
+                    <button type="button" aria-label={`Roll ${key.name}`} onClick={() => setRolling(key)}>
+                      Roll
+                    </button>
+                    <button
+                      type="button"
+                      class="danger"
+                      aria-label={`Revoke ${key.name}`}
+                      onClick={() => setRevoking(key)}
+                    >
+                      Revoke
+                    </button>
+                  </>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {issuing && (
+        <IssueKeyDialog
+          base={base}
+          onClose={() => setIssuing(false)}
+          onIssued={(key) => {
+            setIssuing(false);
+            setShown(key);
+            keys.reload();
+          }}
+        />
+      )}
+      {shown?.key && (
+        <SecretDialog
+          title={`Key for ${shown.name}`}
+          secret={shown.key}
+          envName="INTEGRATION_API_KEY"
+          onClose={() => setShown(null)}
+        />
+      )}
+      {revoking && (
+        <Confirm
+          title={`Revoke ${revoking.name}?`}
+          action="Revoke"
+          onClose={() => setRevoking(null)}
+          onConfirm={async () => {
+            await attempt(() => post(`${base}/${revoking.id}/revoke`), setError);
+            keys.reload();
+          }}
+        >
+          Every request with this key ({revoking.keyHint}) is refused from the next one on, in every instance: the
+          integration "{revoking.name}" stops working until it gets a new key.
+        </Confirm>
+      )}
+      {rolling && (
+        <Confirm
+          title={`Roll ${rolling.name}?`}
+          action="Roll"
+          onClose={() => setRolling(null)}
+          onConfirm={async () => {
+            await attempt(async () => setShown(await post<IntegrationKey>(`${base}/${rolling.id}/roll`, {})), setError);
+            keys.reload();
+          }}
+        >
+          A new key with the same permissions and addresses replaces {rolling.keyHint}; the old key stops working now.
+        </Confirm>
+      )}
+    </section>
+  );
+}
+
+function IssueKeyDialog(props: { base: string; onClose: () => void; onIssued: (key: IntegrationKey) => void }) {
+  const [name, setName] = useState('');
+  const [permissions, setPermissions] = useState<string[]>([]);
+  const [fullAccess, setFullAccess] = useState(false);
+  const [expires, setExpires] = useState('');
+  const [addresses, setAddresses] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const toggle = (permission: string) =>
+    setPermissions((current) =>
+      current.includes(permission) ? current.filter((p) => p !== permission) : [...current, permission],
+    );
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const allowedIps = addresses.split(/[\s,]+/).filter(Boolean);
+    await attempt(async () => {
+      const issued = await post<IntegrationKey>(props.base, {
+        name,
+        ...(fullAccess ? { fullAccess: true } : { permissions }),
+        ...(expires ? { expiresAt: new Date(`${expires}T23:59:59`).toISOString() } : {}),
+        ...(allowedIps.length > 0 ? { allowedIps } : {}),
+      });
+      props.onIssued(issued);
+    }, setError);
+  };
+
+  return (
+    <Dialog title="Issue key" onClose={props.onClose}>
+      <form onSubmit={submit}>
+        <label>
+          Name
+          <input required maxLength={100} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+        </label>
+        <button
+          type="button"
+          onClick={() => {
+            setFullAccess(false);
+            setPermissions(['orders.create_partner']);
+            if (!name) setName('Storefront webhook');
+          }}
+        >
+          Storefront webhook preset
+        </button>
+        <fieldset disabled={fullAccess}>
+          <legend>Permissions</legend>
+          {GROUPS.map(([group, keys]) => (
+            <div class="group" key={group}>
+              <span class="group-name">{group}</span>
+              {keys.map((permission) => (
+                <label key={permission}>
+                  <input
+                    type="checkbox"
+                    checked={permissions.includes(permission)}
+                    onChange={() => toggle(permission)}
+                  />
+                  {permission}
+                </label>
+              ))}
+            </div>
+          ))}
+        </fieldset>
+        <label>
+          <input type="checkbox" checked={fullAccess} onChange={(e) => setFullAccess(e.currentTarget.checked)} />
+          Full access (every permission but the store's settings)
+        </label>
+        <label>
+          Expires
+          <input type="date" min={dateIn(1)} value={expires} onInput={(e) => setExpires(e.currentTarget.value)} />
+        </label>
+        <div class="presets" role="group" aria-label="Expiry presets">
+          <button type="button" onClick={() => setExpires(dateIn(30))}>
+            30 days
+          </button>
+          <button type="button" onClick={() => setExpires(dateIn(90))}>
+            90 days
+          </button>
+          <button type="button" onClick={() => setExpires(dateIn(365))}>
+            1 year
+          </button>
+          <button type="button" onClick={() => setExpires('')}>
+            Never
+          </button>
+        </div>
+        <label>
+          Allowed addresses (one per line; empty: any)
+          <textarea rows={3} value={addresses} onInput={(e) => setAddresses(e.currentTarget.value)} />
+        </label>
+        <ErrorNote text={error} />
+        <div class="actions">
+          <button type="button" onClick={props.onClose}>
+            Cancel
+          </button>
+          <button type="submit">Issue key</button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

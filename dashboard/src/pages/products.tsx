@@ -1,0 +1,196 @@
+import { useState } from 'preact/hooks';
+import { get, patch, post } from '../api';
+import type { Product } from '../types';
+import { money } from '../ui/format';
+import { attempt, ErrorNote, useLoad } from '../ui/use-load';
+
+interface SizeRow {
+  name: string;
+  stock: string;
+  price: string;
+}
+
+const kopeks = (rubles: string) => Math.round(Number(rubles.replace(',', '.')) * 100);
+
+/**
+ * Products with their storefront article and sizes (spec §5.10: the storefront set-up happens
+ * here). Stock of new sizes is their initial stock; later changes go through adjustments.
+ */
+export function ProductsPage() {
+  const products = useLoad(() => get<{ items: Product[] }>('/catalog/products'));
+  const [editing, setEditing] = useState<Product | null>(null);
+  return (
+    <section aria-labelledby="products-title">
+      <h1 id="products-title">Products</h1>
+      <ErrorNote text={products.error} />
+      <ProductForm
+        key={editing?.id ?? 'new'}
+        product={editing}
+        onSaved={() => {
+          setEditing(null);
+          products.reload();
+        }}
+        onCancel={() => setEditing(null)}
+      />
+      <table>
+        <thead>
+          <tr>
+            <th>Name</th>
+            <th>Article</th>
+            <th>Storefront article</th>
+            <th>Price</th>
+            <th>Sizes (stock)</th>
+            <th>
+              <span class="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {products.data?.items.map((product) => (
+            <tr key={product.id}>
+              <td>{product.name}</td>
+              <td>{product.article}</td>
+              <td>{product.storefrontArticle ?? '—'}</td>
+              <td>{money(product.priceKopeks)}</td>
+              <td>{product.sizes.map((s) => `${s.name} (${s.stock})`).join(', ')}</td>
+              <td>
+                <button type="button" aria-label={`Edit ${product.name}`} onClick={() => setEditing(product)}>
+                  Edit
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+function ProductForm(props: { product: Product | null; onSaved: () => void; onCancel: () => void }) {
+  const existing = props.product;
+  const [name, setName] = useState(existing?.name ?? '');
+  const [article, setArticle] = useState(existing?.article ?? '');
+  const [storefrontArticle, setStorefrontArticle] = useState(existing?.storefrontArticle ?? '');
+  const [price, setPrice] = useState(existing ? String(existing.priceKopeks / 100) : '');
+  const [sizes, setSizes] = useState<SizeRow[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const setSize = (index: number, change: Partial<SizeRow>) =>
+    setSizes((rows) => rows.map((row, i) => (i === index ? { ...row, ...change } : row)));
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const newSizes = sizes
+      .filter((s) => s.name.trim())
+      .map((s) => ({
+        name: s.name.trim(),
+        ...(s.stock ? { stock: Number(s.stock) } : {}),
+        ...(s.price ? { priceKopeks: kopeks(s.price) } : {}),
+      }));
+    const saved = await attempt(
+      () =>
+        existing
+          ? patch(`/catalog/products/${existing.id}`, {
+              name,
+              article,
+              storefrontArticle: storefrontArticle.trim() || null,
+              priceKopeks: kopeks(price),
+              ...(newSizes.length ? { sizes: newSizes.map(({ stock: _stock, ...size }) => size) } : {}),
+            })
+          : post('/catalog/products', {
+              name,
+              article,
+              ...(storefrontArticle.trim() ? { storefrontArticle: storefrontArticle.trim() } : {}),
+              priceKopeks: kopeks(price),
+              sizes: newSizes,
+            }),
+      setError,
+    );
+    if (saved) {
+      setSizes([]);
+      if (!existing) {
+        setName('');
+        setArticle('');
+        setStorefrontArticle('');
+        setPrice('');
+      }
+      props.onSaved();
+    }
+  };
+
+  return (
+    <form class="card" aria-label={existing ? `Edit ${existing.name}` : 'New product'} onSubmit={submit}>
+      <h2>{existing ? `Edit ${existing.name}` : 'New product'}</h2>
+      <div class="grid">
+        <label>
+          Name
+          <input required maxLength={200} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+        </label>
+        <label>
+          Article
+          <input required maxLength={64} value={article} onInput={(e) => setArticle(e.currentTarget.value)} />
+        </label>
+        <label>
+          Storefront article
+          <input
+            maxLength={64}
+            value={storefrontArticle}
+            onInput={(e) => setStorefrontArticle(e.currentTarget.value)}
+          />
+        </label>
+        <label>
+          Price (₽)
+          <input required inputMode="decimal" value={price} onInput={(e) => setPrice(e.currentTarget.value)} />
+        </label>
+      </div>
+      {existing && (
+        <p>
+          Sizes: {existing.sizes.map((s) => s.name).join(', ') || 'none'}. A size named like an existing one updates its
+          price.
+        </p>
+      )}
+      {sizes.map((row, index) => (
+        <div class="grid size-row" key={index} role="group" aria-label={`Size ${index + 1}`}>
+          <label>
+            Size
+            <input
+              required
+              maxLength={50}
+              value={row.name}
+              onInput={(e) => setSize(index, { name: e.currentTarget.value })}
+            />
+          </label>
+          {!existing && (
+            <label>
+              Stock
+              <input
+                inputMode="numeric"
+                value={row.stock}
+                onInput={(e) => setSize(index, { stock: e.currentTarget.value })}
+              />
+            </label>
+          )}
+          <label>
+            Size price (₽, optional)
+            <input
+              inputMode="decimal"
+              value={row.price}
+              onInput={(e) => setSize(index, { price: e.currentTarget.value })}
+            />
+          </label>
+        </div>
+      ))}
+      <ErrorNote text={error} />
+      <div class="actions">
+        <button type="button" onClick={() => setSizes((rows) => [...rows, { name: '', stock: '', price: '' }])}>
+          Add size
+        </button>
+        {existing && (
+          <button type="button" onClick={props.onCancel}>
+            Cancel
+          </button>
+        )}
+        <button type="submit">{existing ? 'Save' : 'Create'}</button>
+      </div>
+    </form>
+  );
+}
