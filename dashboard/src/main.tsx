@@ -119,16 +119,16 @@ function Shell(props: { me: Me; onSignedOut: () => void }) {
     <>
       <header>
         <strong>Admin area</strong>
-        <label>
+        <label for="store" class="inline-label">
           Store
-          <select value={brandId ?? ''} onChange={(e) => setBrandId(Number(e.currentTarget.value))}>
-            {brands.map((b) => (
-              <option key={b.id} value={b.id}>
-                {b.name}
-              </option>
-            ))}
-          </select>
         </label>
+        <select id="store" value={brandId ?? ''} onChange={(e) => setBrandId(Number(e.currentTarget.value))}>
+          {brands.map((b) => (
+            <option key={b.id} value={b.id}>
+              {b.name}
+            </option>
+          ))}
+        </select>
         <span>{props.me.email}</span>
         <button
           type="button"

@@ -1,0 +1,246 @@
+import AxeBuilder from '@axe-core/playwright';
+import { existsSync, mkdirSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import request from 'supertest';
+import { createProduct, issueKey } from './support/fixtures';
+import { closeSuite, openSuite, type Suite } from './support/suite';
+import { ADMIN, bearer } from './support/test-app';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const SHOTS = path.resolve(__dirname, '../artifacts/screenshots');
+
+/**
+ * The admin area in a real browser (Debian's Chromium through playwright-core): the storefront
+ * set-up of spec §5.10 clicked through, the one-time key, revocation, a second tab, the CSRF
+ * refusal, a member without settings.manage, and axe on every screen and open dialog.
+ */
+describe('the admin area in a browser', () => {
+  let suite: Suite;
+  let browser: Browser;
+  let base: string;
+  let brand: { id: number; name: string };
+
+  /** No accessibility violation on what the page shows now; a screenshot for review. */
+  async function check(page: Page, name: string) {
+    const results = await new AxeBuilder({ page }).analyze();
+    const violations = results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    expect({ screen: name, violations }).toEqual({ screen: name, violations: [] });
+    await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+  }
+
+  async function signIn(context: BrowserContext, email: string, password: string): Promise<Page> {
+    const page = await context.newPage();
+    await page.goto(`${base}/dashboard`);
+    await page.getByLabel('E-mail').fill(email);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+    return page;
+  }
+
+  beforeAll(async () => {
+    if (!existsSync(CHROMIUM)) {
+      throw new Error(
+        `Chromium is missing at ${CHROMIUM}: apt-get install -y chromium fonts-dejavu-core (.ci/run does)`,
+      );
+    }
+    mkdirSync(SHOTS, { recursive: true });
+    suite = await openSuite({ env: { OUTBOX_WORKER: 'false', WEBHOOK_WORKER: 'false' } });
+    const server = await suite.t.app.listen(0, '127.0.0.1');
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const created = await request(suite.t.http)
+      .post('/admin/brands')
+      .set(bearer(suite.fx.admin))
+      .send({ name: 'Northwind', slug: 'northwind', staffEmail: 'staff@northwind.example' })
+      .expect(201);
+    brand = { id: created.body.id, name: 'Northwind' };
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await closeSuite(suite);
+  });
+
+  it('sets up a storefront by clicking, and its first order shows up in the list', async () => {
+    const context = await browser.newContext();
+    const page = await signIn(context, ADMIN.email, ADMIN.password);
+    await page.getByLabel('Store', { exact: true }).selectOption({ label: brand.name });
+    await check(page, 'keys-empty');
+
+    // A product with its storefront article and a size with stock.
+    await page.getByRole('link', { name: 'Products' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('Linen shirt');
+    await page.getByLabel('Article', { exact: true }).fill('LS-001');
+    await page.getByLabel('Storefront article').fill('TILDA-77');
+    await page.getByLabel('Price (₽)').fill('4500');
+    await page.getByRole('button', { name: 'Add size' }).click();
+    await page.getByLabel('Size', { exact: true }).fill('M');
+    await page.getByLabel('Stock').fill('10');
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.getByRole('cell', { name: 'TILDA-77' }).waitFor();
+    await check(page, 'products');
+
+    // The storefront's key, shown once.
+    await page.getByRole('link', { name: 'Integration keys' }).click();
+    await page.getByRole('button', { name: 'Issue key' }).click();
+    const form = page.getByRole('dialog', { name: 'Issue key' });
+    await form.getByLabel('Name').fill('Storefront');
+    await form.getByLabel('orders.create_partner').check();
+    await form.getByLabel('Expires').fill('2030-01-01');
+    await check(page, 'issue-key-dialog');
+    await form.getByRole('button', { name: 'Issue key' }).click();
+    const shown = page.getByRole('dialog', { name: /Key for Storefront/ });
+    const key = (await shown.locator('code').textContent())!.trim();
+    expect(key).toMatch(/^csh_at_[0-9a-f]{64}$/);
+    await check(page, 'key-shown-once');
+    await shown.getByRole('button', { name: 'Copy' }).click();
+    await shown.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('cell', { name: 'Storefront', exact: true }).waitFor();
+    await check(page, 'keys');
+
+    // The storefront sends its first order with that key; the page lists it.
+    const order = await request(suite.t.http)
+      .post('/orders/integrations/partner/webhook')
+      .set({ Authorization: `Bearer ${key}` })
+      .send({
+        partnerOrderId: 'T-1',
+        recipient: { fullName: 'Ivanova Maria', phone: '+79123456789' },
+        items: [{ article: 'TILDA-77', size: 'm', quantity: 1 }],
+      })
+      .expect(201);
+    await page.getByRole('link', { name: 'Orders' }).click();
+    await page.getByRole('cell', { name: order.body.order.orderNumber, exact: true }).waitFor();
+    await check(page, 'orders');
+    await page.getByRole('button', { name: `View order ${order.body.order.orderNumber}` }).click();
+    await page.getByRole('heading', { name: `Order ${order.body.order.orderNumber}` }).waitFor();
+    await check(page, 'order-detail');
+
+    // Gone after a reload: not in the page, the address or the browser's storage.
+    await page.reload();
+    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+    expect(await page.content()).not.toContain(key);
+    expect(page.url()).not.toContain(key);
+    const stored = await page.evaluate<string>(
+      'JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage })',
+    );
+    expect(stored).not.toContain(key);
+
+    // Revoke, confirmed in a dialog that says what stops working; the key then gets 401.
+    await page.getByLabel('Store', { exact: true }).selectOption({ label: brand.name });
+    await page.getByRole('link', { name: 'Integration keys' }).click();
+    await page.getByRole('button', { name: 'Revoke Storefront' }).click();
+    const confirm = page.getByRole('dialog', { name: /Revoke Storefront/ });
+    await expect(confirm.textContent()).resolves.toContain('stops working');
+    await check(page, 'revoke-dialog');
+    await confirm.getByRole('button', { name: 'Revoke' }).click();
+    await page.getByRole('cell', { name: 'revoked' }).waitFor();
+    await request(suite.t.http)
+      .get('/orders/admin/all?limit=1')
+      .set({ Authorization: `Bearer ${key}` })
+      .expect(401);
+
+    // A second tab of the same session makes changes (its CSRF token comes from /auth/me).
+    const tab = await context.newPage();
+    await tab.goto(`${base}/dashboard/#/sites`);
+    await tab.getByLabel('Store', { exact: true }).selectOption({ label: brand.name });
+    await tab.getByLabel('Name').fill('Ivanovo workshop');
+    await tab.getByRole('button', { name: 'Create' }).click();
+    await tab.getByRole('heading', { name: /Ivanovo workshop/ }).waitFor();
+    await tab.getByRole('button', { name: 'Issue site key' }).click();
+    await tab.getByRole('dialog').getByRole('button', { name: 'Done' }).click();
+    await check(tab, 'sites');
+
+    // Without the token, the cookie alone changes nothing.
+    const refused = await tab.evaluate(async (brandId) => {
+      const response = await fetch(`/admin/brands/${brandId}/production-sites`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name: 'forged' }),
+      });
+      return { status: response.status, body: (await response.json()) as { error: string } };
+    }, brand.id);
+    expect(refused).toEqual({ status: 403, body: expect.objectContaining({ error: 'Invalid CSRF token' }) });
+    await context.close();
+  });
+
+  it('shows the other screens, and their dialogs, without accessibility violations', async () => {
+    const product = await createProduct(suite.fx, brand.id, {
+      article: 'CAP',
+      storefrontArticle: 'SF-CAP',
+      priceKopeks: 90000,
+      sizes: [{ name: 'One', stock: 5 }],
+    });
+    void product;
+    const storefront = await issueKey(suite.fx, brand.id, { permissions: ['orders.create_partner'] });
+    const order = await request(suite.t.http)
+      .post('/orders/integrations/partner/webhook')
+      .set(storefront.headers)
+      .send({
+        partnerOrderId: 'T-2',
+        recipient: { fullName: 'Petrov Ivan', phone: '+79001234567' },
+        items: [{ article: 'SF-CAP', size: 'One', quantity: 1 }],
+      })
+      .expect(201);
+    const clerk = await issueKey(suite.fx, brand.id, { permissions: ['returns.write', 'orders.read'] });
+    const detail = await request(suite.t.http).get(`/orders/admin/${order.body.order.id}`).set(clerk.headers);
+    await request(suite.t.http)
+      .post('/returns')
+      .set(clerk.headers)
+      .send({
+        orderId: order.body.order.id,
+        externalReturnId: 'RMA-1',
+        items: [{ orderItemId: detail.body.items[0].id, quantity: 1 }],
+        reasonCode: 'defective',
+      })
+      .expect(201);
+
+    const context = await browser.newContext();
+    const page = await signIn(context, ADMIN.email, ADMIN.password);
+    await page.getByLabel('Store', { exact: true }).selectOption({ label: brand.name });
+
+    await page.getByRole('link', { name: 'Returns' }).click();
+    await page
+      .getByRole('button', { name: /View return/ })
+      .first()
+      .click();
+    await page.getByRole('heading', { name: /Return R-/ }).waitFor();
+    await check(page, 'return-detail');
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await page.getByRole('button', { name: 'Receive' }).click();
+    const receive = page.getByRole('dialog', { name: 'Receive returned units' });
+    await receive.getByLabel('Quantity').fill('1');
+    await check(page, 'receive-dialog');
+    await receive.getByRole('button', { name: 'Receive' }).click();
+    await page.getByRole('definition').filter({ hasText: 'received' }).first().waitFor();
+
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByLabel('URL').fill('https://erp.example.com/hooks');
+    await page.getByLabel('order.created').check();
+    await check(page, 'webhooks');
+
+    await page.getByRole('link', { name: 'Security journal' }).click();
+    await page.getByRole('cell', { name: 'integration_key_issued' }).first().waitFor();
+    await check(page, 'journal');
+    await context.close();
+  });
+
+  it("tells a member without settings.manage that the store's settings are not theirs", async () => {
+    const member = await suite.fx.user();
+    await suite.fx.grant(brand.id, member.id, ['orders.read']);
+    const context = await browser.newContext();
+    const page = await signIn(context, member.email, member.password);
+    await page.getByRole('alert').filter({ hasText: 'Forbidden: Missing permission settings.manage' }).waitFor();
+    await page.getByRole('link', { name: 'Orders' }).click();
+    await page
+      .getByRole('cell', { name: 'T-1' })
+      .or(page.getByRole('button', { name: /View order/ }).first())
+      .first()
+      .waitFor();
+    await check(page, 'member-orders');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await context.close();
+  });
+});
