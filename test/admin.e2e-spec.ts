@@ -176,7 +176,14 @@ describe('superadministrator management: brands, users, memberships', () => {
       expect(set.body).toEqual({ brandId, userId: user.id, permissions: ['orders.read', 'stock.read'] });
       const session = await login(t.http, user.email, user.password);
       const me = await request(t.http).get('/auth/me').set(bearer(session)).expect(200);
-      expect(me.body.memberships).toEqual([{ brandId, permissions: ['orders.read', 'stock.read'] }]);
+      expect(me.body.memberships).toEqual([
+        {
+          brandId,
+          brandName: expect.any(String),
+          brandSlug: expect.any(String),
+          permissions: ['orders.read', 'stock.read'],
+        },
+      ]);
 
       const removed = await request(t.http)
         .put(`/admin/brands/${brandId}/members/${user.id}`)

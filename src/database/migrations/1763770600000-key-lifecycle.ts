@@ -37,8 +37,11 @@ export class KeyLifecycle1763770600000 implements MigrationInterface {
     await queryRunner.query(`ALTER TABLE "integration_keys" DROP COLUMN "rolled_from_id"`);
     await queryRunner.query(`ALTER TABLE "integration_keys" DROP COLUMN "allowed_ips"`);
     await queryRunner.query(`ALTER TABLE "integration_keys" DROP COLUMN "last_used_ip"`);
-    // Sessions without a stored CSRF hash cannot be checked by the older code: they end.
-    await queryRunner.query(`DELETE FROM "sessions"`);
-    await queryRunner.query(`ALTER TABLE "sessions" ADD "csrf_token_hash" character(64) NOT NULL`);
+    // Existing sessions keep working by bearer token; their cookie changes need a new sign-in
+    // (the placeholder hash matches no CSRF token).
+    await queryRunner.query(
+      `ALTER TABLE "sessions" ADD "csrf_token_hash" character(64) NOT NULL DEFAULT repeat('0', 64)`,
+    );
+    await queryRunner.query(`ALTER TABLE "sessions" ALTER COLUMN "csrf_token_hash" DROP DEFAULT`);
   }
 }
