@@ -30,9 +30,11 @@ describe('the admin area in a browser', () => {
     await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
   }
 
-  async function signIn(context: BrowserContext, email: string, password: string): Promise<Page> {
+  async function signIn(context: BrowserContext, email: string, password: string, shot?: string): Promise<Page> {
     const page = await context.newPage();
     await page.goto(`${base}/dashboard`);
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    if (shot) await check(page, shot);
     await page.getByLabel('E-mail').fill(email);
     await page.getByLabel('Password').fill(password);
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -65,7 +67,7 @@ describe('the admin area in a browser', () => {
 
   it('sets up a storefront by clicking, and its first order shows up in the list', async () => {
     const context = await browser.newContext();
-    const page = await signIn(context, ADMIN.email, ADMIN.password);
+    const page = await signIn(context, ADMIN.email, ADMIN.password, 'sign-in');
     await page.getByLabel('Store', { exact: true }).selectOption({ label: brand.name });
     await check(page, 'keys-empty');
 
@@ -116,6 +118,9 @@ describe('the admin area in a browser', () => {
     await page.getByRole('button', { name: `View order ${order.body.order.orderNumber}` }).click();
     await page.getByRole('heading', { name: `Order ${order.body.order.orderNumber}` }).waitFor();
     await check(page, 'order-detail');
+    await page.getByRole('button', { name: 'Cancel order' }).click();
+    await check(page, 'cancel-order-dialog');
+    await page.getByRole('dialog').getByRole('button', { name: 'Keep' }).click();
 
     // Gone after a reload: not in the page, the address or the browser's storage.
     await page.reload();
@@ -216,9 +221,22 @@ describe('the admin area in a browser', () => {
     await page.getByRole('definition').filter({ hasText: 'received' }).first().waitFor();
 
     await page.getByRole('link', { name: 'Webhooks' }).click();
-    await page.getByLabel('URL').fill('https://erp.example.com/hooks');
+    await page.getByLabel('URL').fill('https://93.184.216.34/hooks');
     await page.getByLabel('order.created').check();
+    await page.getByLabel('Description').fill('ERP');
     await check(page, 'webhooks');
+    await page.getByRole('button', { name: 'Create' }).click();
+    const secret = page.getByRole('dialog', { name: 'Signing secret' });
+    await expect(secret.textContent()).resolves.toMatch(/whsec_/);
+    await check(page, 'webhook-secret-dialog');
+    await secret.getByRole('button', { name: 'Copy' }).click();
+    await secret.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('button', { name: 'Send test' }).click();
+    await page.getByRole('button', { name: 'Deliveries' }).click();
+    const deliveries = page.getByRole('dialog', { name: /Deliveries to/ });
+    await deliveries.getByText('webhook.test').waitFor();
+    await check(page, 'deliveries-dialog');
+    await deliveries.getByRole('button', { name: 'Close' }).click();
 
     await page.getByRole('link', { name: 'Security journal' }).click();
     await page.getByRole('cell', { name: 'integration_key_issued' }).first().waitFor();
