@@ -245,17 +245,48 @@ describe('the admin area in a browser', () => {
   });
 
   it("tells a member without settings.manage that the store's settings are not theirs", async () => {
-    const member = await suite.fx.user();
-    await suite.fx.grant(brand.id, member.id, ['orders.read']);
+    await createProduct(suite.fx, brand.id, {
+      article: 'MEMBER',
+      storefrontArticle: 'SF-MEMBER',
+      priceKopeks: 100,
+      sizes: [{ name: 'One' }],
+    });
+    const storefront = await issueKey(suite.fx, brand.id, { permissions: ['orders.create_partner'] });
+    const order = await request(suite.t.http)
+      .post('/orders/integrations/partner/webhook')
+      .set(storefront.headers)
+      .send({
+        partnerOrderId: 'M-1',
+        recipient: { fullName: 'Member Test', phone: '+79001112233' },
+        items: [{ article: 'SF-MEMBER', size: 'One', quantity: 1 }],
+      })
+      .expect(201);
+
+    // The superadministrator creates the user and grants orders.read in the Platform screen.
+    const member = { email: 'clerk@northwind.example', password: 'clerk-password-1' };
+    const adminContext = await browser.newContext();
+    const admin = await signIn(adminContext, ADMIN.email, ADMIN.password);
+    await admin.getByLabel('Store', { exact: true }).selectOption({ label: brand.name });
+    await admin.getByRole('link', { name: 'Platform' }).click();
+    await admin.getByLabel('User e-mail').fill(member.email);
+    await admin.getByLabel('Initial password').fill(member.password);
+    await admin.getByRole('button', { name: 'Create user' }).click();
+    await admin.getByRole('status').filter({ hasText: 'created' }).waitFor();
+    await admin.getByLabel('User', { exact: true }).selectOption({ label: member.email });
+    await admin
+      .getByRole('form', { name: /Membership in Northwind/ })
+      .getByLabel('orders.read')
+      .check();
+    await check(admin, 'platform');
+    await admin.getByRole('button', { name: 'Save permissions' }).click();
+    await admin.getByRole('status').filter({ hasText: 'Permissions saved.' }).waitFor();
+    await adminContext.close();
+
     const context = await browser.newContext();
     const page = await signIn(context, member.email, member.password);
     await page.getByRole('alert').filter({ hasText: 'Forbidden: Missing permission settings.manage' }).waitFor();
     await page.getByRole('link', { name: 'Orders' }).click();
-    await page
-      .getByRole('cell', { name: 'T-1' })
-      .or(page.getByRole('button', { name: /View order/ }).first())
-      .first()
-      .waitFor();
+    await page.getByRole('cell', { name: order.body.order.orderNumber, exact: true }).waitFor();
     await check(page, 'member-orders');
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('button', { name: 'Sign in' }).waitFor();

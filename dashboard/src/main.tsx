@@ -4,6 +4,7 @@ import { ApiError, get, onSignedOut, post, setBrand, setCsrfToken } from './api'
 import { JournalPage } from './pages/journal';
 import { KeysPage } from './pages/keys';
 import { OrdersPage } from './pages/orders';
+import { PlatformPage } from './pages/platform';
 import { ProductsPage } from './pages/products';
 import { ReturnsPage } from './pages/returns';
 import { SitesPage } from './pages/sites';
@@ -19,6 +20,7 @@ const SECTIONS = [
   ['orders', 'Orders'],
   ['returns', 'Returns'],
   ['products', 'Products'],
+  ['platform', 'Platform'],
 ] as const;
 type Section = (typeof SECTIONS)[number][0];
 
@@ -101,6 +103,7 @@ function Shell(props: { me: Me; onSignedOut: () => void }) {
     addEventListener('hashchange', follow);
     return () => removeEventListener('hashchange', follow);
   }, []);
+  const [brandsVersion, setBrandsVersion] = useState(0);
   useEffect(() => {
     // A superadministrator works in every store: the chooser lists them all.
     if (props.me.isSuperadmin) {
@@ -112,7 +115,7 @@ function Shell(props: { me: Me; onSignedOut: () => void }) {
         () => undefined,
       );
     }
-  }, [props.me.isSuperadmin]);
+  }, [props.me.isSuperadmin, brandsVersion]);
   setBrand(brandId);
 
   return (
@@ -143,7 +146,7 @@ function Shell(props: { me: Me; onSignedOut: () => void }) {
       </header>
       <nav aria-label="Sections">
         <ul>
-          {SECTIONS.map(([id, label]) => (
+          {SECTIONS.filter(([id]) => id !== 'platform' || props.me.isSuperadmin).map(([id, label]) => (
             <li key={id}>
               <a href={`#/${id}`} aria-current={section === id ? 'page' : undefined}>
                 {label}
@@ -154,16 +157,25 @@ function Shell(props: { me: Me; onSignedOut: () => void }) {
       </nav>
       <main>
         {brandId === null ? (
-          <p>No store is open to this account.</p>
+          props.me.isSuperadmin ? (
+            <PlatformPage brandId={null} onBrandsChanged={() => setBrandsVersion((v) => v + 1)} />
+          ) : (
+            <p>No store is open to this account.</p>
+          )
         ) : (
-          <Page key={`${brandId}-${section}`} section={section} brandId={brandId} />
+          <Page
+            key={`${brandId}-${section}`}
+            section={section}
+            brandId={brandId}
+            onBrandsChanged={() => setBrandsVersion((v) => v + 1)}
+          />
         )}
       </main>
     </>
   );
 }
 
-function Page(props: { section: Section; brandId: number }) {
+function Page(props: { section: Section; brandId: number; onBrandsChanged: () => void }) {
   switch (props.section) {
     case 'keys':
       return <KeysPage brandId={props.brandId} />;
@@ -179,6 +191,8 @@ function Page(props: { section: Section; brandId: number }) {
       return <ReturnsPage />;
     case 'products':
       return <ProductsPage />;
+    case 'platform':
+      return <PlatformPage brandId={props.brandId} onBrandsChanged={props.onBrandsChanged} />;
   }
 }
 
