@@ -1,4 +1,4 @@
-import { Check, Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, Unique } from 'typeorm';
 
 /**
  * What happened to an order or a return, written in the transaction of the change (contract
@@ -7,7 +7,6 @@ import { Check, Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn,
 @Entity('domain_events')
 @Unique('uq_domain_events_sequence', ['subject', 'subjectId', 'sequence'])
 @Check('ck_domain_events_subject', `"subject" IN ('order', 'return')`)
-@Index('ix_domain_events_brand', ['brandId', 'id'])
 export class DomainEventEntity {
   @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'BY DEFAULT' })
   id: string;
