@@ -1,17 +1,19 @@
 import { useState } from 'preact/hooks';
 import { get, post } from '../api';
+import { BRAND_PERMISSIONS, SETTINGS_MANAGE } from '../contract';
 import type { IntegrationKey } from '../types';
 import { Confirm, Dialog } from '../ui/dialog';
 import { expiresSoon, when } from '../ui/format';
 import { SecretDialog } from '../ui/secret-dialog';
 import { attempt, ErrorNote, useLoad } from '../ui/use-load';
 
-const GROUPS: Array<[string, string[]]> = [
-  ['Orders', ['orders.read', 'orders.write', 'orders.create_partner']],
-  ['Products', ['products.read', 'products.write']],
-  ['Stock', ['stock.read', 'stock.write']],
-  ['Returns', ['returns.read', 'returns.write']],
-];
+/** The permissions a key may hold, grouped by what they are about (orders, products, stock, returns). */
+const GROUPS = [...new Set(BRAND_PERMISSIONS.map((p) => p.split('.')[0]))]
+  .map((resource): [string, string[]] => [
+    resource[0].toUpperCase() + resource.slice(1),
+    BRAND_PERMISSIONS.filter((p) => p.startsWith(`${resource}.`) && p !== SETTINGS_MANAGE),
+  ])
+  .filter(([, permissions]) => permissions.length > 0);
 
 const dateIn = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 

@@ -1,20 +1,8 @@
 import { useState } from 'preact/hooks';
 import { get, post, put } from '../api';
+import { BRAND_PERMISSIONS } from '../contract';
 import type { Brand } from '../types';
 import { attempt, ErrorNote, useLoad } from '../ui/use-load';
-
-const PERMISSIONS = [
-  'orders.read',
-  'orders.write',
-  'orders.create_partner',
-  'products.read',
-  'products.write',
-  'stock.read',
-  'stock.write',
-  'returns.read',
-  'returns.write',
-  'settings.manage',
-];
 
 interface User {
   id: number;
@@ -150,7 +138,7 @@ export function PlatformPage(props: { brandId: number | null; onBrandsChanged: (
           </select>
           <fieldset>
             <legend>Permissions in this store (none: no membership)</legend>
-            {PERMISSIONS.map((permission) => (
+            {BRAND_PERMISSIONS.map((permission) => (
               <label key={permission}>
                 <input
                   type="checkbox"

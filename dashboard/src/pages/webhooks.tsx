@@ -1,27 +1,13 @@
 import { useState } from 'preact/hooks';
 import { del, get, patch, post } from '../api';
+import { ORDER_EVENT_TYPES, RETURN_EVENT_TYPES } from '../contract';
 import type { Delivery, Endpoint } from '../types';
 import { Confirm, Dialog } from '../ui/dialog';
 import { when } from '../ui/format';
 import { SecretDialog } from '../ui/secret-dialog';
 import { attempt, ErrorNote, useLoad } from '../ui/use-load';
 
-const EVENT_TYPES = [
-  'order.created',
-  'order.paid',
-  'order.shipped',
-  'order.delivery_status_changed',
-  'order.completed',
-  'order.returned',
-  'order.cancelled',
-  'return.requested',
-  'return.approved',
-  'return.declined',
-  'return.received',
-  'return.closed',
-  'return.canceled',
-  'return.refunded',
-];
+const EVENT_TYPES = [...ORDER_EVENT_TYPES, ...RETURN_EVENT_TYPES];
 
 /** Webhook endpoints of the brand and what was delivered to them (contract §10). */
 export function WebhooksPage(props: { brandId: number }) {
