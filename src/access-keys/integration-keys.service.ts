@@ -94,8 +94,7 @@ export class IntegrationKeysService {
   }
 
   async revoke(ctx: BrandContext, keyId: number): Promise<IntegrationKeyView> {
-    const found = await this.keys.owner(keyId);
-    const key = await this.ownership.assertOwned(ctx, found, { resource: 'integration_key', id: keyId });
+    const key = await this.owned(ctx, keyId);
     await this.transactions.run(async (tx) => {
       const name = await this.keys.revoke(tx, key.id);
       // A repeated revoke changes nothing and records nothing.
@@ -111,16 +110,12 @@ export class IntegrationKeysService {
   }
 
   async get(ctx: BrandContext, keyId: number): Promise<IntegrationKeyView> {
-    const key = await this.ownership.assertOwned(ctx, await this.keys.owner(keyId), {
-      resource: 'integration_key',
-      id: keyId,
-    });
-    return this.view(key.id);
+    return this.view((await this.owned(ctx, keyId)).id);
   }
 
   /** The name and the allowlist; permissions stay as issued (contract §12). */
   async update(ctx: BrandContext, keyId: number, input: UpdateIntegrationKeyDto): Promise<IntegrationKeyView> {
-    await this.ownership.assertOwned(ctx, await this.keys.owner(keyId), { resource: 'integration_key', id: keyId });
+    await this.owned(ctx, keyId);
     await this.transactions.run(async (tx) => {
       const current = (await this.keys.lockById(tx, keyId))!;
       const change = {
@@ -148,7 +143,7 @@ export class IntegrationKeysService {
     keyId: number,
     oldKeyExpiresAt?: string,
   ): Promise<IntegrationKeyView & { key: string }> {
-    await this.ownership.assertOwned(ctx, await this.keys.owner(keyId), { resource: 'integration_key', id: keyId });
+    await this.owned(ctx, keyId);
     const author = ctx.principal!;
     const endsAt = oldKeyExpiresAt === undefined ? new Date() : new Date(oldKeyExpiresAt);
     const key = generateIntegrationKey();
@@ -210,6 +205,11 @@ export class IntegrationKeysService {
     this.keys
       .touch(row.id, ip, LAST_USED_RESOLUTION_MS / 1000)
       .catch((error: Error) => this.logger.warn(`could not record lastUsedAt of key ${row.id}: ${error.message}`));
+  }
+
+  /** The key of the request's brand; another brand's is a journaled 403, none a 404. */
+  private async owned(ctx: BrandContext, keyId: number): Promise<{ id: number; brandId: number }> {
+    return this.ownership.assertOwned(ctx, await this.keys.owner(keyId), { resource: 'integration_key', id: keyId });
   }
 
   private async view(id: number): Promise<IntegrationKeyView> {
