@@ -171,13 +171,12 @@ describe('the admin area in a browser', () => {
   });
 
   it('shows the other screens, and their dialogs, without accessibility violations', async () => {
-    const product = await createProduct(suite.fx, brand.id, {
+    await createProduct(suite.fx, brand.id, {
       article: 'CAP',
       storefrontArticle: 'SF-CAP',
       priceKopeks: 90000,
       sizes: [{ name: 'One', stock: 5 }],
     });
-    void product;
     const storefront = await issueKey(suite.fx, brand.id, { permissions: ['orders.create_partner'] });
     const order = await request(suite.t.http)
       .post('/orders/integrations/partner/webhook')

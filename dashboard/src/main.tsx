@@ -116,6 +116,7 @@ function Shell(props: { me: Me; onSignedOut: () => void }) {
       );
     }
   }, [props.me.isSuperadmin, brandsVersion]);
+  // During render, not in an effect: the pages' own effects run first and already load with it.
   setBrand(brandId);
 
   return (
