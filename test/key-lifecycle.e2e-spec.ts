@@ -356,19 +356,31 @@ describe('key lifecycle', () => {
         permissions: ['orders.read'],
         expiresAt: inHours(24 * 30),
       });
+      // A rolled key ending within the hour is replaced already: its successor is the one reminded.
+      const rolledAway = await issueKey(suite.fx, staffed.body.id, {
+        name: 'Rolled',
+        permissions: ['orders.read'],
+        expiresAt: inHours(72),
+      });
+      const successor = await request(http_())
+        .post(`/admin/brands/${staffed.body.id}/integration-keys/${rolledAway.id}/roll`)
+        .set(admin)
+        .send({ oldKeyExpiresAt: inHours(1) })
+        .expect(201);
       const env = { KEY_EXPIRY_CHECK_SECONDS: '1', OUTBOX_POLL_MS: '100', SMTP_URL: smtp, WEBHOOK_WORKER: 'false' };
       second = await startTestApp({ databaseUrl: suite.db.url, env });
       const third = await startTestApp({ databaseUrl: suite.db.url, env });
       try {
         await Promise.all([second.app.get(KeyExpiryReminders).runOnce(), third.app.get(KeyExpiryReminders).runOnce()]);
         await eventually(() =>
-          expect(sink.received.filter((m) => m.to.includes('staff@reminded.example'))).toHaveLength(2),
+          expect(sink.received.filter((m) => m.to.includes('staff@reminded.example'))).toHaveLength(3),
         );
         await new Promise((resolve) => setTimeout(resolve, 2500));
         const mails = sink.received.filter((m) => m.to.includes('staff@reminded.example'));
         expect(mails.map((m) => m.subject).sort()).toEqual([
           'Reminded: the integration key In three days expires in a week',
           'Reminded: the integration key In twelve hours expires tomorrow',
+          'Reminded: the integration key Rolled expires in a week',
         ]);
         const entries = (await journal(suite.fx)).filter(
           (e) => e.type === 'integration_key_expiring' && e.brandId === staffed.body.id,
@@ -377,6 +389,7 @@ describe('key lifecycle', () => {
           [
             [week.id, '7d'],
             [day.id, '1d'],
+            [successor.body.id, '7d'],
           ].sort(),
         );
       } finally {

@@ -178,6 +178,15 @@ describe('returns', () => {
       items: [{ orderItemId: platform.body.order.items[0].id, quantity: 1 }],
     }).expect(422);
     expect(unpaid.body.error).toBe('An order that is new cannot be returned');
+    const twice = await createReturn({
+      orderId: order.id,
+      externalReturnId: `x5-${seq}`,
+      items: [
+        { orderItemId: line, quantity: 1 },
+        { orderItemId: line, quantity: 1 },
+      ],
+    }).expect(422);
+    expect(twice.body.error).toBe(`items.1: line ${line} is listed twice`);
     expect(await countRows(dbUrl(), 'returns')).toBe(before);
   });
 
@@ -331,6 +340,16 @@ describe('returns', () => {
     const refunded = await act(id, 'refund', { refundKopeks: 90000 }).expect(200);
     expect(refunded.body).toMatchObject({ refundStatus: 'refunded', refundKopeks: 90000, status: 'requested' });
     await act(id, 'refund').expect(409);
+
+    const other = await paidOrder(1, 0);
+    const declined = await createReturn({
+      orderId: other.id,
+      externalReturnId: `rf-d-${seq}`,
+      items: [{ orderItemId: lineOf(other, sizeM), quantity: 1 }],
+    }).expect(201);
+    await act(declined.body.return.id, 'decline').expect(200);
+    const refused = await act(declined.body.return.id, 'refund').expect(409);
+    expect(refused.body.error).toBe('A return that is declined cannot be refunded');
   });
 
   it('lists newest first with filters and a total', async () => {
