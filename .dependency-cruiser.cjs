@@ -14,6 +14,7 @@ const EXPORTED = {
   catalog: ['catalog-matcher.ts', 'catalog.service.ts', 'catalog.sql.ts'],
   identity: ['identity.sql.ts', 'brands.service.ts', 'users.service.ts'],
   inventory: ['inventory.service.ts'],
+  idempotency: ['idempotent-post.decorator.ts'],
 };
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const PUBLIC_EVERYWHERE = ['\\.module\\.ts$', '/dto/', '\\.entity\\.ts$', '\\.principal\\.ts$'];

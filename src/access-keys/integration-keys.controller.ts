@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Patch } from '@nestjs/common';
 import { ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { BrandPathParam } from '../common/decorators/brand-path-param.decorator';
 import type { BrandContext } from '../common/context/request-context';
@@ -16,6 +16,7 @@ import {
   IntegrationKeyResponse,
   IssuedIntegrationKeyResponse,
 } from './dto/integration-key.responses';
+import { IdempotentPost } from '../idempotency/idempotent-post.decorator';
 
 @ApiTags('integration keys')
 @BrandPathParam()
@@ -24,7 +25,7 @@ export class IntegrationKeysController {
   constructor(private readonly keys: IntegrationKeysService) {}
 
   @RequirePermission('settings.manage')
-  @Post()
+  @IdempotentPost()
   @ApiCreatedResponse({ type: IssuedIntegrationKeyResponse })
   issue(@BrandCtx() ctx: BrandContext, @Body() body: IssueIntegrationKeyDto): Promise<IssuedIntegrationKeyResponse> {
     return this.keys.issue(ctx, body);
@@ -38,7 +39,7 @@ export class IntegrationKeysController {
   }
 
   @RequirePermission('settings.manage')
-  @Post(':keyId/revoke')
+  @IdempotentPost(':keyId/revoke')
   @HttpCode(200)
   @ApiOkResponse({ type: IntegrationKeyResponse })
   revoke(@BrandCtx() ctx: BrandContext, @Param('keyId', ParseIdPipe) keyId: number): Promise<IntegrationKeyResponse> {
@@ -64,7 +65,7 @@ export class IntegrationKeysController {
   }
 
   @RequirePermission('settings.manage')
-  @Post(':keyId/roll')
+  @IdempotentPost(':keyId/roll')
   @ApiCreatedResponse({
     type: IssuedIntegrationKeyResponse,
     description: "A new key with the old one's grants (shown once); the old key ends at oldKeyExpiresAt",

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Param, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Get, Param, Patch } from '@nestjs/common';
 import { ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { BrandContext } from '../common/context/request-context';
 import { BrandCtx } from '../common/decorators/ctx.decorator';
@@ -8,6 +8,7 @@ import { CatalogService } from './catalog.service';
 import { CreateProductDto } from './dto/create-product.dto';
 import { UpdateProductDto } from './dto/update-product.dto';
 import { ProductListResponse, ProductResponse } from './dto/product.responses';
+import { IdempotentPost } from '../idempotency/idempotent-post.decorator';
 
 @ApiTags('catalog')
 @Controller('catalog/products')
@@ -15,7 +16,7 @@ export class CatalogController {
   constructor(private readonly catalog: CatalogService) {}
 
   @RequirePermission('products.write')
-  @Post()
+  @IdempotentPost()
   @ApiConflictResponse({ description: 'article or storefrontArticle already used in the brand' })
   @ApiCreatedResponse({ type: ProductResponse })
   create(@BrandCtx() ctx: BrandContext, @Body() body: CreateProductDto): Promise<ProductResponse> {

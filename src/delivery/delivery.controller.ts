@@ -1,9 +1,10 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode } from '@nestjs/common';
 import { ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { SignedWebhook } from '../common/decorators/signed-webhook.decorator';
 import { CarrierEventDto } from './dto/carrier-event.dto';
 import { DeliveryService } from './delivery.service';
 import { WebhookAck } from '../common/webhooks/webhook-ack';
+import { IdempotentPost } from '../idempotency/idempotent-post.decorator';
 
 @ApiTags('inbound flows')
 @Controller('carrier')
@@ -11,7 +12,7 @@ export class DeliveryController {
   constructor(private readonly delivery: DeliveryService) {}
 
   @SignedWebhook('carrier')
-  @Post('webhook')
+  @IdempotentPost('webhook')
   @HttpCode(200)
   @ApiNotFoundResponse({ description: 'No shipment with that id or tracking number; the event is not recorded' })
   @ApiOkResponse({ type: WebhookAck, description: 'Recorded; duplicate: true for an eventId recorded before' })

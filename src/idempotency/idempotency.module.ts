@@ -1,13 +1,18 @@
-import { Module } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
+import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { IdempotencyKeyEntity } from './idempotency-key.entity';
 import { IdempotencyInterceptor } from './idempotency.interceptor';
 import { IdempotencyRepository } from './idempotency.repository';
 
-/** Idempotency-Key on every POST an integration or site key makes (contract §11). */
+/**
+ * Idempotency-Key on every POST an integration or site key makes (contract §11), through
+ * `@IdempotentPost`. Global because Nest builds a route's interceptor in the controller's own
+ * module, which must be able to reach the repository.
+ */
+@Global()
 @Module({
   imports: [TypeOrmModule.forFeature([IdempotencyKeyEntity])],
-  providers: [IdempotencyRepository, { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor }],
+  providers: [IdempotencyRepository, IdempotencyInterceptor],
+  exports: [IdempotencyRepository, IdempotencyInterceptor],
 })
 export class IdempotencyModule {}

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Param, Post, Put } from '@nestjs/common';
+import { Body, Controller, Get, Param, Put } from '@nestjs/common';
 import { ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { PLATFORM_ADMIN } from '../common/context/permissions';
 import { RequirePermission } from '../common/decorators/require-permission.decorator';
@@ -8,6 +8,7 @@ import { CreateBrandDto } from './dto/create-brand.dto';
 import { PutMembershipDto } from './dto/put-membership.dto';
 import { MembershipsService } from './memberships.service';
 import { BrandListResponse, BrandResponse, MembershipResponse } from './dto/identity.responses';
+import { IdempotentPost } from '../idempotency/idempotent-post.decorator';
 
 @ApiTags('platform administration')
 @Controller('admin/brands')
@@ -18,7 +19,7 @@ export class AdminBrandsController {
   ) {}
 
   @RequirePermission(PLATFORM_ADMIN)
-  @Post()
+  @IdempotentPost()
   @ApiConflictResponse({ description: 'A brand with this slug already exists' })
   @ApiCreatedResponse({ type: BrandResponse })
   create(@Body() body: CreateBrandDto): Promise<BrandResponse> {

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Param, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Get, Param, Patch } from '@nestjs/common';
 import { ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { PLATFORM_ADMIN } from '../common/context/permissions';
 import { RequirePermission } from '../common/decorators/require-permission.decorator';
@@ -7,6 +7,7 @@ import { CreateUserDto } from './dto/create-user.dto';
 import { UpdateUserDto } from './dto/update-user.dto';
 import { UsersService } from './users.service';
 import { UserListResponse, UserResponse } from './dto/identity.responses';
+import { IdempotentPost } from '../idempotency/idempotent-post.decorator';
 
 @ApiTags('platform administration')
 @Controller('admin/users')
@@ -14,7 +15,7 @@ export class AdminUsersController {
   constructor(private readonly users: UsersService) {}
 
   @RequirePermission(PLATFORM_ADMIN)
-  @Post()
+  @IdempotentPost()
   @ApiConflictResponse({ description: 'A user with this e-mail already exists' })
   @ApiCreatedResponse({ type: UserResponse })
   create(@Body() body: CreateUserDto): Promise<UserResponse> {

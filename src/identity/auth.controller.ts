@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Post, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Res } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import {
   ApiNoContentResponse,
@@ -18,6 +18,7 @@ import { SESSION_COOKIE } from '../common/guards/authentication.guard';
 import { AuthService } from './auth.service';
 import { LoginResponse, MeResponse } from './dto/identity.responses';
 import { LoginDto } from './dto/login.dto';
+import { IdempotentPost } from '../idempotency/idempotent-post.decorator';
 
 @ApiTags('auth')
 @Controller('auth')
@@ -32,7 +33,7 @@ export class AuthController {
   }
 
   @Public()
-  @Post('login')
+  @IdempotentPost('login')
   @HttpCode(200)
   @ApiOkResponse({ type: LoginResponse, description: 'Also sets the `session` cookie' })
   @ApiUnauthorizedResponse({ description: 'Unauthorized' })
@@ -53,7 +54,7 @@ export class AuthController {
   }
 
   @RequireSession()
-  @Post('logout')
+  @IdempotentPost('logout')
   @HttpCode(204)
   @ApiNoContentResponse({ description: 'The session ended; the cookie is cleared' })
   async logout(@Ctx() ctx: RequestContext, @Res({ passthrough: true }) response: HttpReply): Promise<void> {

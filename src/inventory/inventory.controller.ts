@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { BrandContext } from '../common/context/request-context';
 import { BrandCtx } from '../common/decorators/ctx.decorator';
@@ -7,6 +7,7 @@ import { AdjustmentDto } from './dto/adjustment.dto';
 import { MovementsQueryDto } from './dto/movements-query.dto';
 import { InventoryService } from './inventory.service';
 import { AdjustmentResponse, MovementsResponse, StockResponse } from './dto/inventory.responses';
+import { IdempotentPost } from '../idempotency/idempotent-post.decorator';
 
 @ApiTags('inventory')
 @Controller('inventory')
@@ -28,7 +29,7 @@ export class InventoryController {
   }
 
   @RequirePermission('stock.write')
-  @Post('adjustments')
+  @IdempotentPost('adjustments')
   @ApiCreatedResponse({ type: AdjustmentResponse })
   adjust(@BrandCtx() ctx: BrandContext, @Body() body: AdjustmentDto): Promise<AdjustmentResponse> {
     return this.inventory.adjust(ctx, body);

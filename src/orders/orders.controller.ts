@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Query } from '@nestjs/common';
 import { ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { BrandContext } from '../common/context/request-context';
 import { BrandCtx } from '../common/decorators/ctx.decorator';
@@ -9,6 +9,7 @@ import { ListOrdersQueryDto } from './dto/list-orders-query.dto';
 import { PlatformOrderDto } from './dto/platform-order.dto';
 import { OrdersService } from './orders.service';
 import { OrderListResponse, OrderResponse, PlatformOrderResponse } from './dto/order.responses';
+import { IdempotentPost } from '../idempotency/idempotent-post.decorator';
 
 @ApiTags('orders')
 @Controller('orders/admin')
@@ -31,14 +32,14 @@ export class OrdersController {
   }
 
   @RequirePermission('orders.write')
-  @Post()
+  @IdempotentPost()
   @ApiCreatedResponse({ type: PlatformOrderResponse })
   create(@BrandCtx() ctx: BrandContext, @Body() body: PlatformOrderDto): Promise<PlatformOrderResponse> {
     return this.orders.createPlatformOrder(ctx, body);
   }
 
   @RequirePermission('orders.write')
-  @Post(':orderId/cancel')
+  @IdempotentPost(':orderId/cancel')
   @HttpCode(200)
   @ApiOkResponse({ type: OrderResponse, description: 'The order, cancelled; the stock it took is back' })
   @ApiConflictResponse({ description: 'The order is not new or paid, or the carrier has (or is getting) it' })

@@ -1,4 +1,4 @@
-import { Body, Controller, Post, Res } from '@nestjs/common';
+import { Body, Controller, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
 import type { HttpReply } from '../common/context/http-types';
 import type { BrandContext } from '../common/context/request-context';
@@ -7,6 +7,7 @@ import { RequirePermission } from '../common/decorators/require-permission.decor
 import { PartnerWebhookResponse } from './dto/order.responses';
 import { PartnerOrderDto } from './dto/partner-order.dto';
 import { PartnerWebhookService } from './partner-webhook.service';
+import { IdempotentPost } from '../idempotency/idempotent-post.decorator';
 
 @ApiTags('storefront webhook')
 @Controller('orders/integrations/partner')
@@ -14,7 +15,7 @@ export class PartnerWebhookController {
   constructor(private readonly webhook: PartnerWebhookService) {}
 
   @RequirePermission('orders.create_partner')
-  @Post('webhook')
+  @IdempotentPost('webhook')
   @ApiCreatedResponse({ type: PartnerWebhookResponse, description: 'The order was created (duplicate: false)' })
   @ApiOkResponse({
     type: PartnerWebhookResponse,

@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode } from '@nestjs/common';
 import { ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { RequestContext } from '../common/context/request-context';
 import { Ctx } from '../common/decorators/ctx.decorator';
@@ -6,6 +6,7 @@ import { SignedWebhook } from '../common/decorators/signed-webhook.decorator';
 import { PaymentEventDto } from './dto/payment-event.dto';
 import { PaymentsService } from './payments.service';
 import { WebhookAck } from '../common/webhooks/webhook-ack';
+import { IdempotentPost } from '../idempotency/idempotent-post.decorator';
 
 @ApiTags('inbound flows')
 @Controller('payments')
@@ -13,7 +14,7 @@ export class PaymentsController {
   constructor(private readonly payments: PaymentsService) {}
 
   @SignedWebhook('payment')
-  @Post('webhook')
+  @IdempotentPost('webhook')
   @HttpCode(200)
   @ApiNotFoundResponse({ description: 'No order with that number; the event is not recorded' })
   @ApiOkResponse({ type: WebhookAck, description: 'Recorded; duplicate: true for an eventId recorded before' })

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Post } from '@nestjs/common';
+import { Body, Controller, Get } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
 import { CatalogService } from '../catalog/catalog.service';
 import type { BrandContext } from '../common/context/request-context';
@@ -10,6 +10,7 @@ import { SiteKeyPrincipal } from './site-key.principal';
 import { ProductListResponse } from '../catalog/dto/product.responses';
 import { AcceptanceResponse, QueueResponse } from '../inventory/dto/inventory.responses';
 import { ProductionMeResponse } from './dto/production-site.responses';
+import { IdempotentPost } from '../idempotency/idempotent-post.decorator';
 
 @ApiTags('production API')
 @ProductionApi()
@@ -40,7 +41,7 @@ export class ProductionApiController {
     return this.inventory.queue(ctx.brandId);
   }
 
-  @Post('acceptances')
+  @IdempotentPost('acceptances')
   @ApiUnprocessableEntityResponse({ description: 'An article or size is unknown; nothing is added' })
   @ApiCreatedResponse({ type: AcceptanceResponse })
   accept(@BrandCtx() ctx: BrandContext, @Body() body: AcceptanceDto): Promise<AcceptanceResponse> {

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Patch } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { BrandPathParam } from '../common/decorators/brand-path-param.decorator';
 import type { BrandContext } from '../common/context/request-context';
@@ -15,6 +15,7 @@ import {
   SiteListResponse,
   SiteResponse,
 } from './dto/production-site.responses';
+import { IdempotentPost } from '../idempotency/idempotent-post.decorator';
 
 @ApiTags('production sites')
 @BrandPathParam()
@@ -23,7 +24,7 @@ export class ProductionSitesController {
   constructor(private readonly sites: ProductionSitesService) {}
 
   @RequirePermission('settings.manage')
-  @Post()
+  @IdempotentPost()
   @ApiCreatedResponse({ type: SiteResponse })
   create(@BrandCtx() ctx: BrandContext, @Body() body: CreateProductionSiteDto): Promise<SiteResponse> {
     return this.sites.create(ctx, body);
@@ -48,7 +49,7 @@ export class ProductionSitesController {
   }
 
   @RequirePermission('settings.manage')
-  @Post(':siteId/keys')
+  @IdempotentPost(':siteId/keys')
   @ApiCreatedResponse({ type: IssuedSiteKeyResponse })
   issueKey(
     @BrandCtx() ctx: BrandContext,
@@ -68,7 +69,7 @@ export class ProductionSitesController {
   }
 
   @RequirePermission('settings.manage')
-  @Post(':siteId/keys/:keyId/revoke')
+  @IdempotentPost(':siteId/keys/:keyId/revoke')
   @HttpCode(200)
   @ApiOkResponse({ type: SiteKeyResponse })
   revokeKey(

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Query, Res } from '@nestjs/common';
 import {
   ApiConflictResponse,
   ApiCreatedResponse,
@@ -16,6 +16,7 @@ import { ListReturnsQueryDto } from './dto/list-returns-query.dto';
 import { DeclineReturnDto, ReceiveReturnDto, RefundReturnDto } from './dto/return-actions.dto';
 import { CreatedReturnResponse, ReturnListResponse, ReturnResponse } from './dto/return.responses';
 import { ReturnsService } from './returns.service';
+import { IdempotentPost } from '../idempotency/idempotent-post.decorator';
 
 const MOVE_CONFLICT = 'The return cannot make this move from its status; nothing changes';
 
@@ -26,7 +27,7 @@ export class ReturnsController {
   constructor(private readonly returns: ReturnsService) {}
 
   @RequirePermission('returns.write')
-  @Post()
+  @IdempotentPost()
   @ApiCreatedResponse({ type: CreatedReturnResponse, description: 'Created, status requested (duplicate: false)' })
   @ApiOkResponse({ type: CreatedReturnResponse, description: 'The brand already had this externalReturnId' })
   @ApiUnprocessableEntityResponse({ description: 'A line not of the order, an order not returnable, too many units' })
@@ -55,7 +56,7 @@ export class ReturnsController {
   }
 
   @RequirePermission('returns.write')
-  @Post(':returnId/approve')
+  @IdempotentPost(':returnId/approve')
   @HttpCode(200)
   @ApiOkResponse({ type: ReturnResponse })
   @ApiConflictResponse({ description: MOVE_CONFLICT })
@@ -64,7 +65,7 @@ export class ReturnsController {
   }
 
   @RequirePermission('returns.write')
-  @Post(':returnId/decline')
+  @IdempotentPost(':returnId/decline')
   @HttpCode(200)
   @ApiOkResponse({ type: ReturnResponse })
   @ApiConflictResponse({ description: MOVE_CONFLICT })
@@ -77,7 +78,7 @@ export class ReturnsController {
   }
 
   @RequirePermission('returns.write')
-  @Post(':returnId/cancel')
+  @IdempotentPost(':returnId/cancel')
   @HttpCode(200)
   @ApiOkResponse({ type: ReturnResponse })
   @ApiConflictResponse({ description: MOVE_CONFLICT })
@@ -86,7 +87,7 @@ export class ReturnsController {
   }
 
   @RequirePermission('returns.write')
-  @Post(':returnId/close')
+  @IdempotentPost(':returnId/close')
   @HttpCode(200)
   @ApiOkResponse({ type: ReturnResponse })
   @ApiConflictResponse({ description: MOVE_CONFLICT })
@@ -95,7 +96,7 @@ export class ReturnsController {
   }
 
   @RequirePermission('returns.write')
-  @Post(':returnId/receive')
+  @IdempotentPost(':returnId/receive')
   @HttpCode(200)
   @ApiOkResponse({ type: ReturnResponse, description: 'Restocked units are back in stock (ledger reason return)' })
   @ApiConflictResponse({ description: MOVE_CONFLICT })
@@ -109,7 +110,7 @@ export class ReturnsController {
   }
 
   @RequirePermission('returns.write')
-  @Post(':returnId/refund')
+  @IdempotentPost(':returnId/refund')
   @HttpCode(200)
   @ApiOkResponse({ type: ReturnResponse })
   @ApiConflictResponse({ description: 'Already refunded, not required, or the return was declined or canceled' })

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Query } from '@nestjs/common';
 import {
   ApiAcceptedResponse,
   ApiCreatedResponse,
@@ -24,6 +24,7 @@ import {
 } from './dto/webhook.responses';
 import { MessageIdPipe } from './message-id.pipe';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
+import { IdempotentPost } from '../idempotency/idempotent-post.decorator';
 
 /** A brand's webhook endpoints (contract §10): the store's settings, so `settings.manage` and a session. */
 @ApiTags('webhook endpoints')
@@ -33,7 +34,7 @@ export class WebhookEndpointsController {
   constructor(private readonly endpoints: WebhookEndpointsService) {}
 
   @RequirePermission('settings.manage')
-  @Post()
+  @IdempotentPost()
   @ApiCreatedResponse({ type: CreatedWebhookEndpointResponse })
   create(
     @BrandCtx() ctx: BrandContext,
@@ -89,7 +90,7 @@ export class WebhookEndpointsController {
   }
 
   @RequirePermission('settings.manage')
-  @Post(':endpointId/rotate-secret')
+  @IdempotentPost(':endpointId/rotate-secret')
   @HttpCode(200)
   @ApiOkResponse({
     type: WebhookSecretResponse,
@@ -104,7 +105,7 @@ export class WebhookEndpointsController {
   }
 
   @RequirePermission('settings.manage')
-  @Post(':endpointId/test')
+  @IdempotentPost(':endpointId/test')
   @HttpCode(202)
   @ApiAcceptedResponse({ type: WebhookMessageRef, description: 'A webhook.test message to this endpoint only' })
   test(
@@ -126,7 +127,7 @@ export class WebhookEndpointsController {
   }
 
   @RequirePermission('settings.manage')
-  @Post(':endpointId/deliveries/:messageId/retry')
+  @IdempotentPost(':endpointId/deliveries/:messageId/retry')
   @HttpCode(202)
   @ApiParam({ name: 'messageId', example: 'msg_0123456789abcdef0123456789abcdef' })
   @ApiAcceptedResponse({ type: WebhookMessageRef, description: 'Sent again now, with the same webhook-id' })

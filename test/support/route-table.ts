@@ -1,5 +1,5 @@
 import { RequestMethod, type DynamicModule, type Type } from '@nestjs/common';
-import { METHOD_METADATA, MODULE_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { INTERCEPTORS_METADATA, METHOD_METADATA, MODULE_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { AppModule } from '../../src/app.module';
 import {
   AUTH_REALM,
@@ -25,6 +25,8 @@ export interface RouteEntry {
   path: string;
   /** Every access decision its decorators declare: exactly one is right. */
   decisions: Access[];
+  /** The interceptors bound to the route (there are no global ones). */
+  interceptors: string[];
 }
 
 /** Every controller of the application, found through the module graph as Nest walks it. */
@@ -71,7 +73,11 @@ export function routeTable(): RouteEntry[] {
         ...(signer ? [{ kind: 'signed', signer } as const] : []),
         ...(realm ? [{ kind: 'realm', realm } as const] : []),
       ];
-      routes.push({ method: RequestMethod[method], path, decisions });
+      const interceptors = [
+        ...((Reflect.getMetadata(INTERCEPTORS_METADATA, cls) as Type[] | undefined) ?? []),
+        ...((Reflect.getMetadata(INTERCEPTORS_METADATA, handler) as Type[] | undefined) ?? []),
+      ].map((interceptor) => interceptor.name);
+      routes.push({ method: RequestMethod[method], path, decisions, interceptors });
     }
   }
   return routes.sort((a, b) => `${a.method} ${a.path}`.localeCompare(`${b.method} ${b.path}`));
