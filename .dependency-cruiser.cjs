@@ -15,6 +15,7 @@ const EXPORTED = {
   identity: ['identity.sql.ts', 'brands.service.ts', 'users.service.ts'],
   inventory: ['inventory.service.ts'],
   idempotency: ['idempotent-post.decorator.ts'],
+  'access-keys': ['key-checks.ts', 'verify-key.query.ts'],
 };
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const PUBLIC_EVERYWHERE = ['\\.module\\.ts$', '/dto/', '\\.entity\\.ts$', '\\.principal\\.ts$'];

@@ -3,7 +3,7 @@ import { createProduct, Fixtures, issueKey, type IssuedKey } from './support/fix
 import { countRows, stockAndLedger } from './support/stock-probe';
 import { closeSuite, openSuite } from './support/suite';
 import { withClient, type TestDatabase } from './support/test-database';
-import { startTestApp, type TestApp } from './support/test-app';
+import { bearer, startTestApp, type TestApp } from './support/test-app';
 
 const WEBHOOK = '/orders/integrations/partner/webhook';
 let seq = 0;
@@ -427,6 +427,73 @@ describe('POST /orders/integrations/partner/webhook', () => {
     it('a key without orders.create_partner → 403 Forbidden: Missing permission orders.create_partner', async () => {
       const response = await send(minimal(), reader).expect(403);
       expect(response.body.error).toBe('Forbidden: Missing permission orders.create_partner');
+    });
+  });
+
+  // The key check rides in the order's statement (KeyCheckedByStatement): the same answers as the guards'.
+  describe('the key check in the order statement', () => {
+    const keysPath = () => `/admin/brands/${brandA}/integration-keys`;
+    const ordersOf = (partnerOrderId: string) => countRows(db.url, 'orders', 'partner_order_id = $1', [partnerOrderId]);
+
+    it('a key revoked after an order: the next new order and the next repeat are 401, nothing written', async () => {
+      const key = await issueKey(fx, brandA, { permissions: ['orders.create_partner'] });
+      const first = minimal();
+      await send(first, key).expect(201);
+      await request(t.http).post(`${keysPath()}/${key.id}/revoke`).set(bearer(fx.admin)).expect(200);
+      const next = minimal();
+      expect((await send(next, key).expect(401)).body.error).toBe('Unauthorized');
+      expect(await ordersOf(next.partnerOrderId)).toBe(0);
+      // The repeat would be answered from memory: the key is still checked first.
+      await send(first, key).expect(401);
+    });
+
+    it('401 and 403 come before 400 for a bad body; a good key gets the 400', async () => {
+      const bad = { partnerOrderId: 'x' };
+      const unknown = { headers: { Authorization: `Bearer csh_at_${'0'.repeat(64)}` } } as IssuedKey;
+      await send(bad, unknown).expect(401);
+      expect((await send(bad, reader).expect(403)).body.error).toBe(
+        'Forbidden: Missing permission orders.create_partner',
+      );
+      await send(bad).expect(400);
+      // An Idempotency-Key is scoped to the key, so it is checked before the claim: a bad key is still 401.
+      await send(minimal(), unknown).set('Idempotency-Key', 'k-1').expect(401);
+    });
+
+    it('a full-access key places orders; another brand’s key orders in its own brand only', async () => {
+      const full = await issueKey(fx, brandA, { fullAccess: true });
+      const order = minimal();
+      await send(order, full).expect(201);
+      const other = await issueKey(fx, brandB, { permissions: ['orders.create_partner'] });
+      await createProduct(fx, brandB, {
+        article: 'B-KC',
+        storefrontArticle: 'SF-B-KC',
+        priceKopeks: 100,
+        sizes: [{ name: 'M' }],
+      });
+      const inB = minimal({ items: [{ article: 'SF-B-KC', size: 'M', quantity: 1 }] });
+      await send(inB, other).expect(201);
+      expect(
+        await countRows(db.url, 'orders', 'partner_order_id = $1 AND brand_id = $2', [inB.partnerOrderId, brandB]),
+      ).toBe(1);
+      // The brand is the key's: brand A's key finds no SF-B-KC.
+      await send(minimal({ items: [{ article: 'SF-B-KC', size: 'M', quantity: 1 }] })).expect(422);
+    });
+
+    it('a key with an address allowlist: allowed from its addresses, 403 journaled from others, nothing written', async () => {
+      const pinned = await issueKey(fx, brandA, { permissions: ['orders.create_partner'] });
+      const pin = (allowedIps: string[]) =>
+        request(t.http).patch(`${keysPath()}/${pinned.id}`).set(bearer(fx.admin)).send({ allowedIps }).expect(200);
+      await pin(['127.0.0.0/8', '::1']);
+      await send(minimal(), pinned).expect(201);
+      await pin(['10.0.0.0/8']);
+      const refused = minimal();
+      expect((await send(refused, pinned).expect(403)).body.error).toBe('Forbidden: address not allowed');
+      expect(await ordersOf(refused.partnerOrderId)).toBe(0);
+      expect(
+        await countRows(db.url, 'security_journal', "type = 'ip_not_allowed' AND (details->>'keyId')::int = $1", [
+          pinned.id,
+        ]),
+      ).toBe(1);
     });
   });
 

@@ -8,11 +8,19 @@ import { IntegrationKeysService } from './integration-keys.service';
 import { OutboxModule } from '../outbox/outbox.module';
 import { SecurityJournalModule } from '../security-journal/security-journal.module';
 import { KeyExpiryReminders } from './key-expiry-reminders';
+import { KeyChecks } from './key-checks';
 
 /** Integration keys: issue, list, revoke; and the `csh_at_` credential of the guard chain. */
 @Module({
   imports: [OutboxModule, SecurityJournalModule, TypeOrmModule.forFeature([IntegrationKeyEntity])],
   controllers: [IntegrationKeysController],
-  providers: [IntegrationKeysRepository, IntegrationKeysService, IntegrationKeyCredentialResolver, KeyExpiryReminders],
+  providers: [
+    IntegrationKeysRepository,
+    IntegrationKeysService,
+    IntegrationKeyCredentialResolver,
+    KeyChecks,
+    KeyExpiryReminders,
+  ],
+  exports: [KeyChecks],
 })
 export class AccessKeysModule {}

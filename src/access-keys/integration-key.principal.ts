@@ -3,6 +3,9 @@ import type { Principal } from '../common/context/principal';
 
 const NONE: ReadonlySet<BrandPermission> = new Set();
 
+/** A key's rate-limit counter: a prefix of its fingerprint, known before the key is checked. */
+export const rateLimitKeyOf = (fingerprint: Buffer): string => fingerprint.subarray(0, 12).toString('hex');
+
 /** An external integration: bound to the brand whose admin area issued it, with fixed permissions. */
 export class IntegrationKeyPrincipal implements Principal {
   readonly kind = 'integration_key' as const;
@@ -14,7 +17,9 @@ export class IntegrationKeyPrincipal implements Principal {
     readonly boundBrandId: number,
     private readonly permissions: ReadonlySet<BrandPermission>,
     /** Where the key may be used from; null: anywhere. */
-    readonly allowedIps: readonly string[] | null = null,
+    readonly allowedIps: readonly string[] | null,
+    /** rateLimitKeyOf(fingerprint): the same counter whether the key was checked by a guard or a statement. */
+    readonly rateLimitKey: string,
   ) {}
 
   defaultBrandId(): number {
@@ -23,5 +28,26 @@ export class IntegrationKeyPrincipal implements Principal {
 
   permissionsIn(brandId: number): ReadonlySet<BrandPermission> {
     return brandId === this.boundBrandId ? this.permissions : NONE;
+  }
+}
+
+/**
+ * An integration key whose check its route's statement makes (PendingKeyCheck): no id, brand or
+ * permissions yet. The guards let it through to the statement, which acts only for a good key.
+ */
+export class PendingIntegrationKeyPrincipal implements Principal {
+  readonly kind = 'integration_key' as const;
+  readonly id = 0;
+  readonly isSuperadmin = false;
+  readonly boundBrandId = null;
+
+  constructor(readonly rateLimitKey: string) {}
+
+  defaultBrandId(): null {
+    return null;
+  }
+
+  permissionsIn(): ReadonlySet<BrandPermission> {
+    return NONE;
   }
 }

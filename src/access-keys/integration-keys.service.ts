@@ -12,7 +12,7 @@ import type { IssueIntegrationKeyDto, UpdateIntegrationKeyDto } from './dto/issu
 import { effectivePermissions, KEY_GRANTABLE_PERMISSIONS } from './integration-key-grants';
 import { IntegrationKeysRepository, type IntegrationKeyRow } from './integration-keys.repository';
 import { fingerprintOf, generateIntegrationKey, hintOf, isWellFormedIntegrationKey } from './integration-key-format';
-import { IntegrationKeyPrincipal } from './integration-key.principal';
+import { IntegrationKeyPrincipal, rateLimitKeyOf } from './integration-key.principal';
 import type { VerifiedKeyRow } from './verify-key.query';
 
 export type IntegrationKeyStatus = 'active' | 'expired' | 'revoked';
@@ -188,7 +188,11 @@ export class IntegrationKeysService {
   async verify(key: string, ip: string): Promise<IntegrationKeyPrincipal | null> {
     if (!isWellFormedIntegrationKey(key)) return null;
     const fingerprint = fingerprintOf(key);
-    const row = await this.keys.usableByFingerprint(fingerprint, SETTINGS_MANAGE);
+    return this.principalOf(await this.keys.usableByFingerprint(fingerprint, SETTINGS_MANAGE), fingerprint, ip);
+  }
+
+  /** The principal of a key's row as the key check read it (VERIFY_KEY or KeyCheckSql), or null. */
+  principalOf(row: VerifiedKeyRow | null, fingerprint: Buffer, ip: string): IntegrationKeyPrincipal | null {
     if (!row || !timingSafeEqual(row.fingerprint, fingerprint)) return null;
     this.touch(row, ip);
     return new IntegrationKeyPrincipal(
@@ -197,6 +201,7 @@ export class IntegrationKeysService {
       row.brand_id,
       effectivePermissions(row.full_access, row.permissions),
       row.allowed_ips,
+      rateLimitKeyOf(fingerprint),
     );
   }
 

@@ -41,17 +41,20 @@ export class IdempotencyInterceptor implements NestInterceptor {
     if (key === undefined || !principal || !KEY_PRINCIPALS.has(principal.kind)) return next.handle();
     if (!VALID_KEY.test(key)) throw AppError.badRequest([ErrorText.invalidIdempotencyKey]);
     const response: unknown = context.switchToHttp().getResponse();
-    return from(this.run(request, response, `${principal.kind}:${principal.id}`, key, next));
+    return from(this.run(request, response, key, next));
   }
 
   private async run(
     request: HttpRequest & { body?: unknown },
     response: unknown,
-    scope: string,
     key: string,
     next: CallHandler,
   ): Promise<unknown> {
     this.sweepNowAndThen();
+    // Keys are scoped to the calling key, so a key its route's statement would check is checked now.
+    await contextOf(request).pendingKey?.settleAlone();
+    const principal = contextOf(request).principal!;
+    const scope = `${principal.kind}:${principal.id}`;
     const http = this.adapterHost.httpAdapter;
     const path = contextOf(request).path;
     const hash = createHash('sha256')

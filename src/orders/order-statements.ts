@@ -1,3 +1,4 @@
+import { KeyCheckSql } from '../access-keys/verify-key.query';
 import { CatalogSql } from '../catalog/catalog.sql';
 import { DomainEventsSql } from '../domain-events/domain-events.sql';
 import { WebhooksSql } from '../webhooks/webhooks.sql';
@@ -59,7 +60,7 @@ export const INSERT_ORDER_PARAMS = new NamedParameters([
   'prices',
 ] as const);
 
-export const ACCEPT_STOREFRONT_ORDER_PARAMS = new NamedParameters([
+const STOREFRONT_PARAMS = [
   ...ORDER_FIELDS,
   'storefrontArticles',
   'sizeKeys',
@@ -68,6 +69,19 @@ export const ACCEPT_STOREFRONT_ORDER_PARAMS = new NamedParameters([
   'actorKind',
   'actorId',
   'acceptanceMail',
+] as const;
+
+export const ACCEPT_STOREFRONT_ORDER_PARAMS = new NamedParameters(STOREFRONT_PARAMS);
+
+/** The same with the key check in the statement: brand and actor come from the key. */
+export const ACCEPT_STOREFRONT_ORDER_WITH_KEY_PARAMS = new NamedParameters([
+  ...STOREFRONT_PARAMS.filter(
+    (name): name is Exclude<(typeof STOREFRONT_PARAMS)[number], 'brandId' | 'actorId'> =>
+      name !== 'brandId' && name !== 'actorId',
+  ),
+  'keyFingerprint',
+  'keyPermission',
+  'settingsManage',
 ] as const);
 
 /** The columns orderValues() fills, then the two sums (items, total) each statement computes its own way. */
@@ -109,8 +123,6 @@ export const INSERT_ORDER: Prepared = {
        SELECT id, order_number, hash FROM created`,
 };
 
-const A = ACCEPT_STOREFRONT_ORDER_PARAMS.$;
-
 /**
  * A storefront order, paid, with its stock, in one statement and so in one implicit transaction:
  * its lines matched to the brand's catalog by storefront article and size, priced
@@ -122,9 +134,13 @@ const A = ACCEPT_STOREFRONT_ORDER_PARAMS.$;
  * size ("unmatched": the caller asks the matcher which, for the 422). One round trip instead of
  * a lookup, a matching query, BEGIN, order, stock, mail, COMMIT.
  */
-export const ACCEPT_STOREFRONT_ORDER: Prepared = {
-  name: 'accept_storefront_order',
-  text: `WITH earlier AS (${earlierOrderSql(A.brandId, A.partnerOrderId)}),
+function acceptStorefrontOrderSql(
+  A: Readonly<Record<(typeof STOREFRONT_PARAMS)[number], string>>,
+  key: { ctes: string; ok: string; outcome: string } | null,
+): string {
+  const none = key ? ', NULL::jsonb AS key_check' : '';
+  return `WITH ${key ? `${key.ctes},` : ''}
+       earlier AS (${earlierOrderSql(A.brandId, A.partnerOrderId)}),
        matched AS (${CatalogSql.matchStorefrontLines({
          brandId: A.brandId,
          lines: `unnest(${A.storefrontArticles}::text[], ${A.sizeKeys}::text[], ${A.quantities}::int[], ${A.givenPrices}::bigint[])
@@ -168,11 +184,46 @@ export const ACCEPT_STOREFRONT_ORDER: Prepared = {
        mail AS (${enqueueSql(
          `SELECT 'mail.order_accepted', jsonb_build_object('orderId', created.id), 'order_accepted:' || created.id FROM created WHERE ${A.acceptanceMail}::boolean`,
        )})
-       SELECT 'created' AS outcome, id, order_number, hash, total_kopeks, NULL::text AS request_fingerprint FROM created
+       SELECT 'created' AS outcome, id, order_number, hash, total_kopeks, NULL::text AS request_fingerprint${none} FROM created
        UNION ALL
-       SELECT 'earlier', id, order_number, hash, total_kopeks, request_fingerprint FROM earlier
+       SELECT 'earlier', id, order_number, hash, total_kopeks, request_fingerprint${none} FROM earlier
        UNION ALL
-       SELECT 'unmatched', NULL, NULL, NULL, NULL, NULL WHERE NOT (SELECT ok FROM ready) AND NOT EXISTS (SELECT 1 FROM earlier)`,
+       SELECT 'unmatched', NULL, NULL, NULL, NULL, NULL${none} WHERE NOT (SELECT ok FROM ready) AND NOT EXISTS (SELECT 1 FROM earlier)${
+         key
+           ? ` AND ${key.ok}
+       UNION ALL
+       SELECT 'key', NULL, NULL, NULL, NULL, NULL, ${key.outcome}`
+           : ''
+       }`;
+}
+
+export const ACCEPT_STOREFRONT_ORDER: Prepared = {
+  name: 'accept_storefront_order',
+  text: acceptStorefrontOrderSql(ACCEPT_STOREFRONT_ORDER_PARAMS.$, null),
+};
+
+const K = ACCEPT_STOREFRONT_ORDER_WITH_KEY_PARAMS.$;
+
+/**
+ * ACCEPT_STOREFRONT_ORDER carrying the integration key check (PendingKeyCheck): the brand and
+ * the ledger's actor are the key's, so for a key that fails the check every part finds nothing
+ * and writes nothing; the answer has one more row, `key`, with the check's outcome. One round trip
+ * for a new order instead of two.
+ */
+export const ACCEPT_STOREFRONT_ORDER_WITH_KEY: Prepared = {
+  name: 'accept_storefront_order_with_key',
+  text: acceptStorefrontOrderSql(
+    { ...K, brandId: '(SELECT brand_id FROM key_ok)', actorId: '(SELECT id FROM key_ok)' },
+    {
+      ctes: KeyCheckSql.ctes({
+        fingerprint: K.keyFingerprint,
+        permission: K.keyPermission,
+        settingsManage: K.settingsManage,
+      }),
+      ok: 'EXISTS (SELECT 1 FROM key_ok)',
+      outcome: KeyCheckSql.outcome,
+    },
+  ),
 };
 
 /** The order's own parameters of both statements: everything but the lines and the two sums. */

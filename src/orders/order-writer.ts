@@ -4,9 +4,14 @@ import { sizeKeyOf } from '../catalog/catalog-matcher';
 import type { LedgerActor } from '../stock-ledger/stock-ledger';
 import type { NewOrder, OrderRef, StorefrontOrder } from './new-order';
 import { PreparedStatements } from '../database/prepared';
+import type { KeyCheckOutcome } from '../access-keys/verify-key.query';
+import type { PendingKeyCheck } from '../common/context/pending-key-check';
+import { SETTINGS_MANAGE } from '../common/context/permissions';
 import {
   ACCEPT_STOREFRONT_ORDER,
   ACCEPT_STOREFRONT_ORDER_PARAMS,
+  ACCEPT_STOREFRONT_ORDER_WITH_KEY,
+  ACCEPT_STOREFRONT_ORDER_WITH_KEY_PARAMS,
   FIND_BY_PARTNER_ID,
   INSERT_ORDER,
   INSERT_ORDER_PARAMS,
@@ -49,24 +54,41 @@ export class OrderWriter {
     order: StorefrontOrder,
     actor: LedgerActor,
     options: { acceptanceMail: boolean },
-  ): Promise<{ created: OrderRef } | { earlier: EarlierOrder } | 'unmatched' | null> {
-    const rows = await this.statements.run<EarlierRow & { outcome: 'created' | 'earlier' | 'unmatched' }>(
+  ): Promise<StorefrontOutcome> {
+    const rows = await this.statements.run<OutcomeRow>(
       ACCEPT_STOREFRONT_ORDER,
       ACCEPT_STOREFRONT_ORDER_PARAMS.values({
-        ...orderValues(order),
-        storefrontArticles: order.lines.map((l) => l.storefrontArticle),
-        sizeKeys: order.lines.map((l) => sizeKeyOf(l.size)),
-        quantities: order.lines.map((l) => l.quantity),
-        givenPrices: order.lines.map((l) => l.priceKopeks ?? null),
+        ...storefrontValues(order, options),
         actorKind: actor.kind,
         actorId: actor.id,
-        acceptanceMail: options.acceptanceMail,
       }),
     );
-    const row = rows[0];
-    if (!row) return null;
-    if (row.outcome === 'unmatched') return 'unmatched';
-    return row.outcome === 'earlier' ? { earlier: earlierOrderOf(row) } : { created: refOf(row) };
+    return outcomeOf(rows);
+  }
+
+  /**
+   * The same, with the integration key check in the statement (PendingKeyCheck): the brand and
+   * the ledger's actor are the key's (order.brandId is not used). Nothing is matched or written
+   * unless the key passes; `key` is what the check read, for KeyChecks.settle.
+   */
+  async acceptStorefrontOrderWithKey(
+    order: StorefrontOrder,
+    key: PendingKeyCheck,
+    options: { acceptanceMail: boolean },
+  ): Promise<{ key: KeyCheckOutcome; outcome: StorefrontOutcome }> {
+    const rows = await this.statements.run<OutcomeRow>(
+      ACCEPT_STOREFRONT_ORDER_WITH_KEY,
+      ACCEPT_STOREFRONT_ORDER_WITH_KEY_PARAMS.values({
+        ...storefrontValues(order, options),
+        actorKind: 'integration_key',
+        keyFingerprint: key.fingerprint,
+        keyPermission: key.permission,
+        settingsManage: SETTINGS_MANAGE,
+      }),
+    );
+    const checked = rows.find((row) => row.outcome === 'key')?.key_check;
+    if (!checked) throw new Error('the storefront statement answered without its key check');
+    return { key: checked, outcome: outcomeOf(rows.filter((row) => row.outcome !== 'key')) };
   }
 
   /** The brand's order with this partnerOrderId, read with a new snapshot. */
@@ -74,6 +96,28 @@ export class OrderWriter {
     const row = (await this.statements.run<EarlierRow>(FIND_BY_PARTNER_ID, [brandId, partnerOrderId]))[0];
     return row ? earlierOrderOf(row) : null;
   }
+}
+
+export type StorefrontOutcome = { created: OrderRef } | { earlier: EarlierOrder } | 'unmatched' | null;
+
+type OutcomeRow = EarlierRow & { outcome: 'created' | 'earlier' | 'unmatched' | 'key'; key_check?: KeyCheckOutcome };
+
+function storefrontValues(order: StorefrontOrder, options: { acceptanceMail: boolean }) {
+  return {
+    ...orderValues(order),
+    storefrontArticles: order.lines.map((l) => l.storefrontArticle),
+    sizeKeys: order.lines.map((l) => sizeKeyOf(l.size)),
+    quantities: order.lines.map((l) => l.quantity),
+    givenPrices: order.lines.map((l) => l.priceKopeks ?? null),
+    acceptanceMail: options.acceptanceMail,
+  };
+}
+
+function outcomeOf(rows: OutcomeRow[]): StorefrontOutcome {
+  const row = rows[0];
+  if (!row) return null;
+  if (row.outcome === 'unmatched') return 'unmatched';
+  return row.outcome === 'earlier' ? { earlier: earlierOrderOf(row) } : { created: refOf(row) };
 }
 
 /** An order found by its partnerOrderId, with the fingerprint of the request that created it. */

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AccessKeysModule } from '../access-keys/access-keys.module';
 import { CatalogModule } from '../catalog/catalog.module';
 import { DomainEventsModule } from '../domain-events/domain-events.module';
 import { StockLedgerModule } from '../stock-ledger/stock-ledger.module';
@@ -20,6 +21,7 @@ import { OutboxModule } from '../outbox/outbox.module';
 /** Orders: the storefront webhook, platform orders and the admin read endpoints. */
 @Module({
   imports: [
+    AccessKeysModule,
     DomainEventsModule,
     OutboxModule,
     SecurityJournalModule,

@@ -5,7 +5,8 @@ import { AppError } from '../common/errors/app-error';
 import type { PartnerOrderDto } from './dto/partner-order.dto';
 import { requestFingerprint } from './order-identity';
 import type { OrderRef, StorefrontOrder } from './new-order';
-import { EarlierOrder, OrderWriter } from './order-writer';
+import { EarlierOrder, OrderWriter, type StorefrontOutcome } from './order-writer';
+import { KeyChecks } from '../access-keys/key-checks';
 import { RecentOrders } from './recent-orders';
 
 export interface WebhookOutcome {
@@ -38,14 +39,32 @@ export class PartnerWebhookService {
     private readonly matcher: CatalogMatcher,
     private readonly writer: OrderWriter,
     private readonly recent: RecentOrders,
+    private readonly keys: KeyChecks,
   ) {}
 
   async accept(ctx: BrandContext, body: PartnerOrderDto): Promise<WebhookOutcome> {
     const receivedAt = new Date();
-    const brandId = ctx.brandId;
     const partnerOrderId = body.partnerOrderId.trim();
     const fingerprint = requestFingerprint(body);
+    const options = { acceptanceMail: Boolean(body.recipient.email) };
 
+    const pending = ctx.pendingKey;
+    if (pending) {
+      if (pending.knownBrandId !== null && this.recent.find(pending.knownBrandId, partnerOrderId)) {
+        // A repeat this process has answered: the key is checked on its own, the answer comes from memory.
+        await pending.settleAlone();
+      } else {
+        // The key check rides in the order's statement: one round trip for a new order.
+        const order = storefrontOrder(body, { brandId: 0, partnerOrderId, fingerprint, receivedAt });
+        const { key, outcome } = await this.writer.acceptStorefrontOrderWithKey(order, pending, options);
+        if ((await this.keys.settle(ctx, key)).acted) {
+          const answer = await this.conclude(ctx.brandId, body, partnerOrderId, fingerprint, outcome);
+          if (answer) return answer;
+        }
+      }
+    }
+
+    const brandId = ctx.brandId;
     const remembered = this.recent.find(brandId, partnerOrderId);
     if (remembered) return this.duplicate(brandId, partnerOrderId, remembered, fingerprint);
 
@@ -53,31 +72,41 @@ export class PartnerWebhookService {
     const actor = { kind: ctx.principal?.kind ?? null, id: ctx.principal?.id ?? null };
     // The repeat check and the matching are part of the write: one round trip for a new order and for a repeat.
     for (let attempt = 1; ; attempt++) {
-      const outcome = await this.writer.acceptStorefrontOrder(order, actor, {
-        acceptanceMail: Boolean(body.recipient.email),
-      });
-      if (outcome === null) {
-        // A concurrent request with the same number committed first.
-        const twin = await this.writer.findByPartnerId(brandId, partnerOrderId);
-        if (!twin) throw new Error(`order ${partnerOrderId} of brand ${brandId} conflicted but cannot be found`);
-        return this.duplicate(brandId, partnerOrderId, twin, fingerprint);
-      }
-      if (outcome === 'unmatched') {
-        const { problems } = await this.matcher.byStorefrontArticle(brandId, body.items);
-        if (problems.length > 0) {
-          // The repeat decides first: a retry of an accepted order gets 200 even if the catalog changed since.
-          const earlier = await this.writer.findByPartnerId(brandId, partnerOrderId);
-          if (earlier) return this.duplicate(brandId, partnerOrderId, earlier, fingerprint);
-          throw AppError.unprocessable(problems[0], problems);
-        }
-        // The catalog changed between the write and the matcher's look: try the write again.
-        if (attempt < MAX_ATTEMPTS) continue;
+      const outcome = await this.writer.acceptStorefrontOrder(order, actor, options);
+      const answer = await this.conclude(brandId, body, partnerOrderId, fingerprint, outcome);
+      if (answer) return answer;
+      // The catalog changed between the write and the matcher's look: try the write again.
+      if (attempt >= MAX_ATTEMPTS) {
         throw new Error(`order ${partnerOrderId} of brand ${brandId}: the catalog kept changing under it`);
       }
-      if ('earlier' in outcome) return this.duplicate(brandId, partnerOrderId, outcome.earlier, fingerprint);
-      this.recent.remember(brandId, partnerOrderId, { ...outcome.created, fingerprint });
-      return { status: 201, body: { ok: true, duplicate: false, order: outcome.created } };
     }
+  }
+
+  /** The answer to a write's outcome, or null when it should be written again. */
+  private async conclude(
+    brandId: number,
+    body: PartnerOrderDto,
+    partnerOrderId: string,
+    fingerprint: string,
+    outcome: StorefrontOutcome,
+  ): Promise<WebhookOutcome | null> {
+    if (outcome === null) {
+      // A concurrent request with the same number committed first.
+      const twin = await this.writer.findByPartnerId(brandId, partnerOrderId);
+      if (!twin) throw new Error(`order ${partnerOrderId} of brand ${brandId} conflicted but cannot be found`);
+      return this.duplicate(brandId, partnerOrderId, twin, fingerprint);
+    }
+    if (outcome === 'unmatched') {
+      const { problems } = await this.matcher.byStorefrontArticle(brandId, body.items);
+      if (problems.length === 0) return null;
+      // The repeat decides first: a retry of an accepted order gets 200 even if the catalog changed since.
+      const earlier = await this.writer.findByPartnerId(brandId, partnerOrderId);
+      if (earlier) return this.duplicate(brandId, partnerOrderId, earlier, fingerprint);
+      throw AppError.unprocessable(problems[0], problems);
+    }
+    if ('earlier' in outcome) return this.duplicate(brandId, partnerOrderId, outcome.earlier, fingerprint);
+    this.recent.remember(brandId, partnerOrderId, { ...outcome.created, fingerprint });
+    return { status: 201, body: { ok: true, duplicate: false, order: outcome.created } };
   }
 
   private duplicate(

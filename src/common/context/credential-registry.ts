@@ -22,8 +22,12 @@ export interface CredentialResolver {
   readonly realm: AuthRealm;
   /** Cheap shape test on the raw token: decides which resolver answers, without any I/O. */
   accepts(token: string): boolean;
-  /** Throws AppError 401 (with the exact text of the spec) when the credential is not good. */
-  resolve(credential: Credential, request: HttpRequest): Promise<Principal>;
+  /**
+   * Throws AppError 401 (with the exact text of the spec) when the credential is not good.
+   * `deferred`: the route's statement checks the key itself (PendingKeyCheck); a resolver that
+   * cannot defer ignores it.
+   */
+  resolve(credential: Credential, request: HttpRequest, deferred: boolean): Promise<Principal>;
 }
 
 @Injectable()

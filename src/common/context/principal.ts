@@ -15,4 +15,6 @@ export interface Principal {
   /** The brand a user acts in when the request names none: their only membership. */
   defaultBrandId(): number | null;
   permissionsIn(brandId: number): ReadonlySet<BrandPermission>;
+  /** What the rate limit counts by, when not the id (a key still being checked has none yet). */
+  readonly rateLimitKey?: string;
 }

@@ -1,3 +1,4 @@
+import type { PendingKeyCheck } from './pending-key-check';
 import type { Principal } from './principal';
 
 /** Resolved once per request by the guard chain and passed to services as their first argument. */
@@ -9,6 +10,8 @@ export interface RequestContext {
   principal: Principal | null;
   /** The brand the request acts in, or null when the endpoint needs none. */
   brandId: number | null;
+  /** Set while an integration key awaits the check its route's statement makes. */
+  pendingKey?: PendingKeyCheck;
 }
 
 /** The context of a brand-scoped route: the guard chain has settled the brand. */

@@ -8,7 +8,13 @@ import { contextOf } from '../context/context-of';
 import { AuthRealm, Credential, CredentialRegistry } from '../context/credential-registry';
 import type { Environment } from '../../config/environment';
 import { WebhookPrincipal } from '../context/webhook-principal';
-import { AUTH_REALM, IS_PUBLIC, SIGNED_WEBHOOK, type WebhookFlow } from '../decorators/auth-metadata';
+import {
+  AUTH_REALM,
+  IS_PUBLIC,
+  KEY_CHECKED_BY_STATEMENT,
+  SIGNED_WEBHOOK,
+  type WebhookFlow,
+} from '../decorators/auth-metadata';
 import { verifySignature } from '../webhooks/webhook-signature';
 import { AppError } from '../errors/app-error';
 import { ErrorText } from '../errors/error-texts';
@@ -64,7 +70,8 @@ export class AuthenticationGuard implements CanActivate {
     const credential = readCredential(request, rules);
     const resolver = this.credentials.find(realm, credential.token);
     if (!resolver) throw AppError.unauthorized(rules.unknown);
-    contextOf(request).principal = await resolver.resolve(credential, request);
+    const deferred = this.reflector.getAllAndOverride<boolean>(KEY_CHECKED_BY_STATEMENT, targets) === true;
+    contextOf(request).principal = await resolver.resolve(credential, request, deferred);
     return true;
   }
 }

@@ -37,7 +37,7 @@ const LIMITED_KINDS = new Set(['integration_key', 'site_key']);
             !LIMITED_KINDS.has(contextOf(context.switchToHttp().getRequest<HttpRequest>()).principal?.kind ?? ''),
           getTracker: (_req, context) => {
             const principal = contextOf(context.switchToHttp().getRequest<HttpRequest>()).principal!;
-            return `${prefix}:rl:${principal.kind}:${principal.id}`;
+            return `${prefix}:rl:${principal.kind}:${principal.rateLimitKey ?? principal.id}`;
           },
         };
       },
