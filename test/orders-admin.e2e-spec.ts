@@ -61,6 +61,26 @@ describe('GET /orders/admin/all and /orders/admin/:orderId', () => {
     expect(response.body.error).toMatch(/^limit must /);
   });
 
+  // The key check rides in the list's statement (KeyCheckedByStatement): the guards' answers all the same.
+  it('the key check in the list statement: revocation at once, 401/403 before 400, another brand sees its own', async () => {
+    const key = await issueKey(fx, brandA, { permissions: ['orders.read'] });
+    const list = (query: string, as = key) => request(t.http).get(`/orders/admin/all?${query}`).set(as.headers);
+    await list('limit=1').expect(200);
+    await request(t.http)
+      .post(`/admin/brands/${brandA}/integration-keys/${key.id}/revoke`)
+      .set(bearer(fx.admin))
+      .expect(200);
+    expect((await list('limit=1').expect(401)).body.error).toBe('Unauthorized');
+    await list('limit=0').expect(401);
+    const writer = await issueKey(fx, brandA, { permissions: ['orders.create_partner'] });
+    expect((await list('limit=1', writer).expect(403)).body.error).toBe('Forbidden: Missing permission orders.read');
+    await list('limit=0', writer).expect(403);
+    const full = await issueKey(fx, brandB, { fullAccess: true });
+    const ofB = await list('limit=50', full).expect(200);
+    expect(ofB.body.items.length).toBeGreaterThan(0);
+    expect(ofB.body.items.map((o: { id: number }) => o.id)).not.toContain(ordersA[0]);
+  });
+
   it('limit=200 is allowed, and a negative offset is not', async () => {
     await request(t.http).get('/orders/admin/all?limit=200').set(reader.headers).expect(200);
     await request(t.http).get('/orders/admin/all?offset=-1').set(reader.headers).expect(400);

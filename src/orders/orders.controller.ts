@@ -2,6 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Query } from '@nestjs/common';
 import { ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { BrandContext } from '../common/context/request-context';
 import { BrandCtx } from '../common/decorators/ctx.decorator';
+import { KeyCheckedByStatement } from '../common/decorators/key-checked-by-statement.decorator';
 import { RequirePermission } from '../common/decorators/require-permission.decorator';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { CancelOrderDto } from './dto/cancel-order.dto';
@@ -18,6 +19,7 @@ export class OrdersController {
 
   /** Also the key check of spec §4.3: `?limit=1` answers 200 while the key is accepted. */
   @RequirePermission('orders.read')
+  @KeyCheckedByStatement()
   @Get('all')
   @ApiOkResponse({ type: OrderListResponse })
   list(@BrandCtx() ctx: BrandContext, @Query() query: ListOrdersQueryDto): Promise<OrderListResponse> {

@@ -9,7 +9,10 @@ import { IdentitySql } from '../identity/identity.sql';
 import { OrderItemEntity } from './order-item.entity';
 import { OrderEntity, type OrderStatus } from './order.entity';
 import { orderEventData } from './order-event-data';
-import { BRAND_TOTAL, LIST_ORDERS } from './order-list.query';
+import type { KeyCheckOutcome } from '../access-keys/verify-key.query';
+import type { PendingKeyCheck } from '../common/context/pending-key-check';
+import { SETTINGS_MANAGE } from '../common/context/permissions';
+import { BRAND_TOTAL, LIST_ORDERS, LIST_ORDERS_WITH_KEY } from './order-list.query';
 import type { OrderSummaryRow } from './order-views';
 
 export interface PayableOrderRow {
@@ -97,6 +100,18 @@ export class OrdersRepository {
   /** A page of the brand's orders, newest first, each row carrying the brand's total. */
   page(brandId: number, limit: number, offset: number): Promise<Array<OrderSummaryRow & { total: string }>> {
     return this.statements.run(LIST_ORDERS, [brandId, limit, offset]);
+  }
+
+  /**
+   * The same page with the key check in the statement (LIST_ORDERS_WITH_KEY): one row at least,
+   * the first carrying the check's outcome; a row without an id stands for an empty page.
+   */
+  pageWithKey(
+    key: PendingKeyCheck,
+    limit: number,
+    offset: number,
+  ): Promise<Array<Partial<OrderSummaryRow> & { key_check: KeyCheckOutcome; total: string }>> {
+    return this.statements.run(LIST_ORDERS_WITH_KEY, [key.fingerprint, key.permission, SETTINGS_MANAGE, limit, offset]);
   }
 
   async brandTotal(brandId: number): Promise<number> {

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { KeyChecks } from '../access-keys/key-checks';
 import { CatalogMatcher } from '../catalog/catalog-matcher';
 import type { BrandContext } from '../common/context/request-context';
 import { AppError } from '../common/errors/app-error';
@@ -7,7 +8,7 @@ import { Transactions } from '../database/transactions';
 import { BrandOwnership } from '../security-journal/brand-ownership';
 import type { PlatformOrderDto } from './dto/platform-order.dto';
 import type { OrderEntity } from './order.entity';
-import { toOrderSummary, toOrderView } from './order-views';
+import { toOrderSummary, toOrderView, type OrderSummaryRow } from './order-views';
 import { OrderLifecycle } from './order-lifecycle';
 import { OrdersRepository } from './orders.repository';
 import { OrderWriter } from './order-writer';
@@ -21,10 +22,19 @@ export class OrdersService {
     private readonly matcher: CatalogMatcher,
     private readonly writer: OrderWriter,
     private readonly lifecycle: OrderLifecycle,
+    private readonly keys: KeyChecks,
   ) {}
 
   /** The brand's orders, newest first, with the total in the same round trip (the key-check hot path). */
   async list(ctx: BrandContext, page: { limit: number; offset: number }) {
+    if (ctx.pendingKey) {
+      // The key check rides in the list's statement: one round trip.
+      const rows = await this.orders.pageWithKey(ctx.pendingKey, page.limit, page.offset);
+      if ((await this.keys.settle(ctx, rows[0].key_check)).acted) {
+        const items = rows.filter((row): row is OrderSummaryRow & typeof row => row.id != null);
+        return { items: items.map(toOrderSummary), total: Number(rows[0].total) };
+      }
+    }
     const rows = await this.orders.page(ctx.brandId, page.limit, page.offset);
     // A page past the end has no rows to carry the total.
     const total =
