@@ -8,13 +8,8 @@ import { contextOf } from '../context/context-of';
 import { AuthRealm, Credential, CredentialRegistry } from '../context/credential-registry';
 import type { Environment } from '../../config/environment';
 import { WebhookPrincipal } from '../context/webhook-principal';
-import {
-  AUTH_REALM,
-  IS_PUBLIC,
-  KEY_CHECKED_BY_STATEMENT,
-  SIGNED_WEBHOOK,
-  type WebhookFlow,
-} from '../decorators/auth-metadata';
+import type { WebhookFlow } from '../decorators/auth-metadata';
+import { routeAccessOf } from './route-access';
 import { verifySignature } from '../webhooks/webhook-signature';
 import { AppError } from '../errors/app-error';
 import { ErrorText } from '../errors/error-texts';
@@ -52,10 +47,10 @@ export class AuthenticationGuard implements CanActivate {
   }
 
   async canActivate(execution: ExecutionContext): Promise<boolean> {
-    const targets = [execution.getHandler(), execution.getClass()];
-    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
+    const access = routeAccessOf(this.reflector, execution);
+    if (access.isPublic) return true;
     const request = execution.switchToHttp().getRequest<HttpRequest>();
-    const flow = this.reflector.getAllAndOverride<WebhookFlow | undefined>(SIGNED_WEBHOOK, targets);
+    const flow = access.signed;
     if (flow) {
       // The signature covers the bytes as received, not the parsed JSON.
       const raw = (request as HttpRequest & { rawBody?: Buffer }).rawBody;
@@ -65,13 +60,11 @@ export class AuthenticationGuard implements CanActivate {
       contextOf(request).principal = new WebhookPrincipal(flow);
       return true;
     }
-    const realm = this.reflector.getAllAndOverride<AuthRealm | undefined>(AUTH_REALM, targets) ?? 'platform';
-    const rules = REALMS[realm];
+    const rules = REALMS[access.realm];
     const credential = readCredential(request, rules);
-    const resolver = this.credentials.find(realm, credential.token);
+    const resolver = this.credentials.find(access.realm, credential.token);
     if (!resolver) throw AppError.unauthorized(rules.unknown);
-    const deferred = this.reflector.getAllAndOverride<boolean>(KEY_CHECKED_BY_STATEMENT, targets) === true;
-    contextOf(request).principal = await resolver.resolve(credential, request, deferred);
+    contextOf(request).principal = await resolver.resolve(credential, request, access.keyCheckedByStatement);
     return true;
   }
 }

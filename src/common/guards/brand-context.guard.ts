@@ -4,7 +4,7 @@ import type { HttpRequest } from '../context/http-types';
 import { headerOf } from '../http/header-of';
 import { BrandDirectory } from '../context/brand-directory';
 import { contextOf } from '../context/context-of';
-import { IS_PUBLIC, NEEDS_BRAND } from '../decorators/auth-metadata';
+import { routeAccessOf } from './route-access';
 import { AppError } from '../errors/app-error';
 import { ErrorText } from '../errors/error-texts';
 import { parseId } from '../validation/parse-id.pipe';
@@ -21,8 +21,8 @@ export class BrandContextGuard implements CanActivate {
   ) {}
 
   async canActivate(execution: ExecutionContext): Promise<boolean> {
-    const targets = [execution.getHandler(), execution.getClass()];
-    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
+    const access = routeAccessOf(this.reflector, execution);
+    if (access.isPublic) return true;
     const request = execution.switchToHttp().getRequest<HttpRequest>();
     const ctx = contextOf(request);
     const principal = ctx.principal!;
@@ -51,7 +51,7 @@ export class BrandContextGuard implements CanActivate {
       }
     }
 
-    if (ctx.brandId === null && this.reflector.getAllAndOverride<boolean>(NEEDS_BRAND, targets)) {
+    if (ctx.brandId === null && access.needsBrand) {
       throw AppError.forbidden(ErrorText.noBrandAccess);
     }
     return true;

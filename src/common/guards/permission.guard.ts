@@ -2,8 +2,8 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { HttpRequest } from '../context/http-types';
 import { contextOf } from '../context/context-of';
-import { PLATFORM_ADMIN, type Permission } from '../context/permissions';
-import { IS_PUBLIC, REQUIRED_PERMISSION, SESSION_ONLY } from '../decorators/auth-metadata';
+import { PLATFORM_ADMIN } from '../context/permissions';
+import { routeAccessOf } from './route-access';
 import { AppError } from '../errors/app-error';
 import { ErrorText } from '../errors/error-texts';
 
@@ -13,15 +13,15 @@ export class PermissionGuard implements CanActivate {
   constructor(private readonly reflector: Reflector) {}
 
   canActivate(execution: ExecutionContext): boolean {
-    const targets = [execution.getHandler(), execution.getClass()];
-    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
+    const access = routeAccessOf(this.reflector, execution);
+    if (access.isPublic) return true;
     const ctx = contextOf(execution.switchToHttp().getRequest<HttpRequest>());
     const principal = ctx.principal!;
 
-    if (this.reflector.getAllAndOverride<boolean>(SESSION_ONLY, targets) && principal.kind !== 'user') {
+    if (access.sessionOnly && principal.kind !== 'user') {
       throw AppError.forbidden(ErrorText.sessionRequired);
     }
-    const required = this.reflector.getAllAndOverride<Permission | undefined>(REQUIRED_PERMISSION, targets);
+    const required = access.permission;
     if (required === undefined) return true;
     if (ctx.pendingKey) {
       // Asked of the key by the statement that checks it, with the same 403 when it lacks it.

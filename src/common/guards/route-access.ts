@@ -1,0 +1,52 @@
+import type { ExecutionContext, Type } from '@nestjs/common';
+import type { Reflector } from '@nestjs/core';
+import type { AuthRealm } from '../context/credential-registry';
+import type { Permission } from '../context/permissions';
+import {
+  AUTH_REALM,
+  IS_PUBLIC,
+  KEY_CHECKED_BY_STATEMENT,
+  NEEDS_BRAND,
+  REQUIRED_PERMISSION,
+  SESSION_ONLY,
+  SIGNED_WEBHOOK,
+  type WebhookFlow,
+} from '../decorators/auth-metadata';
+
+/** What a route's access decorators declare, as the guard chain reads it. */
+export interface RouteAccess {
+  readonly isPublic: boolean;
+  readonly signed: WebhookFlow | undefined;
+  readonly realm: AuthRealm;
+  readonly keyCheckedByStatement: boolean;
+  readonly needsBrand: boolean;
+  readonly sessionOnly: boolean;
+  readonly permission: Permission | undefined;
+}
+
+// Decorators are fixed once the application is built: read each route's once, not on every
+// request (ten metadata lookups per request across the guards otherwise).
+const byClass = new WeakMap<Type, WeakMap<object, RouteAccess>>();
+
+export function routeAccessOf(reflector: Reflector, execution: ExecutionContext): RouteAccess {
+  const cls = execution.getClass();
+  const handler = execution.getHandler();
+  let routes = byClass.get(cls);
+  if (!routes) byClass.set(cls, (routes = new WeakMap()));
+  let access = routes.get(handler);
+  if (!access) {
+    const targets = [handler, cls];
+    const read = <T>(key: string) => reflector.getAllAndOverride<T | undefined>(key, targets);
+    access = Object.freeze({
+      isPublic: read<boolean>(IS_PUBLIC) === true,
+      signed: read<WebhookFlow>(SIGNED_WEBHOOK),
+      realm: read<AuthRealm>(AUTH_REALM) ?? 'platform',
+      keyCheckedByStatement: read<boolean>(KEY_CHECKED_BY_STATEMENT) === true,
+      needsBrand: read<boolean>(NEEDS_BRAND) === true,
+      sessionOnly: read<boolean>(SESSION_ONLY) === true,
+      permission: read<Permission>(REQUIRED_PERMISSION),
+    });
+    routes.set(handler, access);
+  }
+  return access;
+}
