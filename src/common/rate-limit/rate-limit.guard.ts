@@ -1,5 +1,5 @@
 import { ExecutionContext, Injectable } from '@nestjs/common';
-import { ThrottlerGuard, type ThrottlerLimitDetail } from '@nestjs/throttler';
+import { ThrottlerGuard } from '@nestjs/throttler';
 import { AppError } from '../errors/app-error';
 import { ErrorText } from '../errors/error-texts';
 
@@ -11,36 +11,27 @@ import { ErrorText } from '../errors/error-texts';
 export class RateLimitGuard extends ThrottlerGuard {
   /**
    * The library's canActivate reads five route decorators per named window and awaits each value
-   * on every request. Limits here are per key, never per route (no @Throttle or @SkipThrottle),
-   * so the module's windows are counted directly: a tenth of a key-checked read's allocations less.
+   * on every request, then its handleRequest awaits the tracker and the counter per window. Limits
+   * here are per key, never per route (no @Throttle or @SkipThrottle), and no X-RateLimit headers
+   * are sent, so the module's windows are counted directly: the tracker once, one counter call per
+   * window (a tenth of site_me's time otherwise, docs/performance.md).
    */
   override async canActivate(context: ExecutionContext): Promise<boolean> {
-    const { skipIf, getTracker, generateKey } = this.commonOptions;
+    const { skipIf, getTracker } = this.commonOptions;
     if (skipIf?.(context)) return true;
+    const tracker = await getTracker!(context.switchToHttp().getRequest(), context);
     for (const throttler of this.throttlers) {
       const ttl = throttler.ttl as number;
-      // Throws 429 when the window is full, before the next window counts the request.
-      await this.handleRequest({
-        context,
-        limit: throttler.limit as number,
+      const window = await this.storageService.increment(
+        `${tracker}:${throttler.name}`,
         ttl,
-        blockDuration: ttl,
-        throttler,
-        getTracker: getTracker!,
-        generateKey: generateKey!,
-      });
+        throttler.limit as number,
+        ttl,
+        throttler.name!,
+      );
+      // 429 when the window is full, before the next window counts the request.
+      if (window.isBlocked) throw AppError.tooManyRequests(ErrorText.tooManyRequests, window.timeToBlockExpire);
     }
     return true;
-  }
-
-  protected override generateKey(_context: ExecutionContext, tracker: string, throttlerName: string): string {
-    return `${tracker}:${throttlerName}`;
-  }
-
-  protected override async throwThrottlingException(
-    _context: ExecutionContext,
-    detail: ThrottlerLimitDetail,
-  ): Promise<void> {
-    throw AppError.tooManyRequests(ErrorText.tooManyRequests, detail.timeToBlockExpire);
   }
 }
