@@ -14,8 +14,9 @@ const kopeks = { to: (v: number) => v, from: (v: string | null) => (v === null ?
 @Unique('uq_orders_partner_order', ['brandId', 'partnerOrderId'])
 @Check('ck_orders_source', `"source" IN ('storefront', 'platform')`)
 @Index('ix_orders_brand_id', ['brandId', 'id'])
-@Index('ix_orders_carrier_uuid', ['carrierOrderUuid'])
-@Index('ix_orders_carrier_tracking', ['carrierTrackingNumber'])
+// Partial: most storefront orders arrive without carrier data and need no entry (migration 1763770700000).
+@Index('ix_orders_carrier_uuid', ['carrierOrderUuid'], { where: '"carrier_order_uuid" IS NOT NULL' })
+@Index('ix_orders_carrier_tracking', ['carrierTrackingNumber'], { where: '"carrier_tracking_number" IS NOT NULL' })
 export class OrderEntity {
   @PrimaryGeneratedColumn('identity', { generatedIdentity: 'BY DEFAULT' })
   id: number;

@@ -9,6 +9,7 @@ import { JournalByTime1763770300000 } from './1763770300000-journal-by-time';
 import { ReturnsCancellationIdempotency1763770400000 } from './1763770400000-returns-cancellation-idempotency';
 import { WebhookEndpoints1763770500000 } from './1763770500000-webhook-endpoints';
 import { KeyLifecycle1763770600000 } from './1763770600000-key-lifecycle';
+import { PartialCarrierIndexes1763770700000 } from './1763770700000-partial-carrier-indexes';
 
 /** Every migration, in order. A new migration is added here as well as in its own file. */
 export const migrations = [
@@ -23,4 +24,5 @@ export const migrations = [
   ReturnsCancellationIdempotency1763770400000,
   WebhookEndpoints1763770500000,
   KeyLifecycle1763770600000,
+  PartialCarrierIndexes1763770700000,
 ];
