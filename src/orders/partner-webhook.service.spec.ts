@@ -1,3 +1,4 @@
+import type { KeyChecks } from '../access-keys/key-checks';
 import type { CatalogMatcher } from '../catalog/catalog-matcher';
 import type { BrandContext } from '../common/context/request-context';
 import { AppError } from '../common/errors/app-error';
@@ -25,6 +26,8 @@ function serviceWith(outcomes: unknown[], problems: string[], earlier: unknown =
     matcher as unknown as CatalogMatcher,
     writer as unknown as OrderWriter,
     new RecentOrders(),
+    // No pending key in these contexts: the key was checked by the guards.
+    {} as KeyChecks,
   );
   return { service, writer, matcher };
 }
