@@ -425,8 +425,11 @@ describe('POST /orders/integrations/partner/webhook', () => {
     });
 
     it('a key without orders.create_partner → 403 Forbidden: Missing permission orders.create_partner', async () => {
-      const response = await send(minimal(), reader).expect(403);
+      const order = minimal();
+      const response = await send(order, reader).expect(403);
       expect(response.body.error).toBe('Forbidden: Missing permission orders.create_partner');
+      // The permission is asked inside the order's statement: it must not write first and refuse after.
+      expect(await countRows(db.url, 'orders', 'partner_order_id = $1', [order.partnerOrderId])).toBe(0);
     });
   });
 
@@ -457,6 +460,15 @@ describe('POST /orders/integrations/partner/webhook', () => {
       await send(bad).expect(400);
       // An Idempotency-Key is scoped to the key, so it is checked before the claim: a bad key is still 401.
       await send(minimal(), unknown).set('Idempotency-Key', 'k-1').expect(401);
+    });
+
+    it('an Idempotency-Key stays scoped to the calling key, though the key is checked by the statement', async () => {
+      const second = await issueKey(fx, brandA, { permissions: ['orders.create_partner'] });
+      const key = `same-${process.pid}-${++seq}`;
+      await send(minimal()).set('Idempotency-Key', key).expect(201);
+      // Another key with the same Idempotency-Key and another body: its own request, not a 422 reuse.
+      const other = await send(minimal(), second).set('Idempotency-Key', key).expect(201);
+      expect(other.headers['idempotent-replayed']).toBeUndefined();
     });
 
     it('a full-access key places orders; another brand’s key orders in its own brand only', async () => {
