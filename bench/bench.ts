@@ -7,6 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { freshDatabase, settle, sql } from './database';
+import { CpuMeter, perRequestUs } from './cpu-meter';
 import { checkInvariants } from './invariants';
 import { CONNECTIONS, DURATION, run, WARMUP, type NextRequest, type ScenarioResult } from './load';
 import { measureReference, share } from './reference';
@@ -30,6 +31,7 @@ async function main(): Promise<void> {
     const seed = await seedData(base);
     const results: Record<string, ScenarioResult> = {};
     const sent: string[] = [];
+    const cpu = new CpuMeter(service.pid!, url);
 
     const receiver = new BenchReceiver();
     const scenarios: Record<string, NextRequest> = {
@@ -58,7 +60,10 @@ async function main(): Promise<void> {
       if (name === 'admin_list') await settle(url);
       // From here on the brand has one endpoint for order.created: each new order is a message too.
       if (name === 'webhook_unique_subscribed') await seed.subscribe(await receiver.start());
+      const before = await cpu.sample();
       results[name] = await run(base, name, next);
+      const answered = Object.values(results[name].statuses).reduce((n, c) => n + c, 0);
+      results[name].cpuUs = perRequestUs(before, await cpu.sample(), answered);
     }
     const subscribed = results.webhook_unique_subscribed ? await awaitDeliveries(receiver, url) : undefined;
     await receiver.stop();
@@ -78,7 +83,13 @@ async function main(): Promise<void> {
         : undefined;
     report(results, peakRssMb, invariants, reference, subscribed);
     if (jsonOut) {
-      const summary = (r: ScenarioResult) => ({ reqPerSec: r.reqPerSec, p50: r.p50, p99: r.p99, errors: r.errors });
+      const summary = (r: ScenarioResult) => ({
+        reqPerSec: r.reqPerSec,
+        p50: r.p50,
+        p99: r.p99,
+        errors: r.errors,
+        cpuUs: r.cpuUs,
+      });
       const scenarios = Object.fromEntries(Object.entries(results).map(([name, r]) => [name, summary(r)]));
       const referenceJson = reference && {
         admin_list: summary(reference),
@@ -129,14 +140,14 @@ function report(
 ) {
   const rows = Object.entries(results).map(
     ([name, r]) =>
-      `| ${name.padEnd(15)} | ${String(r.reqPerSec).padStart(7)} | ${String(r.p50).padStart(6)} | ${String(r.p99).padStart(6)} | ${String(r.errors).padStart(6)} | ${JSON.stringify(r.statuses)}`,
+      `| ${name.padEnd(15)} | ${String(r.reqPerSec).padStart(7)} | ${String(r.p50).padStart(6)} | ${String(r.p99).padStart(6)} | ${String(r.errors).padStart(6)} | ${cpuColumn(r)} | ${JSON.stringify(r.statuses)}`,
   );
   process.stdout.write(
     [
       '',
       `${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, HTTP platform ${HTTP_PLATFORM}, ${CONNECTIONS} connections, ${DURATION} s per scenario`,
-      '| scenario        |   req/s | p50 ms | p99 ms | errors | statuses',
-      '|-----------------|---------|--------|--------|--------|---------',
+      '| scenario        |   req/s | p50 ms | p99 ms | errors | CPU µs/req: service, PostgreSQL | statuses',
+      '|-----------------|---------|--------|--------|--------|---------------------------------|---------',
       ...rows,
       `peak RSS of the service: ${peakRssMb} MB`,
       ...(reference
@@ -156,6 +167,10 @@ function report(
       '',
     ].join('\n'),
   );
+}
+
+function cpuColumn(r: ScenarioResult): string {
+  return (r.cpuUs ? `${r.cpuUs.service}, ${r.cpuUs.database}` : 'n/a').padStart(31);
 }
 
 main().catch((error: unknown) => {

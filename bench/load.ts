@@ -3,6 +3,8 @@ import autocannon from 'autocannon';
 export const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 export const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
 export const CONNECTIONS = 50;
+/** BENCH_RATE=N paces every scenario at N requests a second in all (autocannon's overallRate); unset, as fast as they go. */
+const RATE = process.env.BENCH_RATE ? Number(process.env.BENCH_RATE) : undefined;
 
 export interface ScenarioResult {
   reqPerSec: number;
@@ -10,6 +12,8 @@ export interface ScenarioResult {
   p99: number;
   errors: number;
   statuses: Record<string, number>;
+  /** CPU µs per answered request (CpuMeter), when it could be read. */
+  cpuUs?: { service: number; database: number };
 }
 
 export type NextRequest = () => { method: string; path: string; headers: Record<string, string>; body?: string };
@@ -21,6 +25,7 @@ export async function run(base: string, name: string, next: NextRequest, duratio
     url: base,
     connections: CONNECTIONS,
     duration,
+    ...(RATE ? { overallRate: RATE } : {}),
     requests: [
       {
         setupRequest: (request: Record<string, unknown>) => ({ ...request, ...next() }),
