@@ -16,7 +16,6 @@ export type StockReason = (typeof STOCK_REASONS)[number];
   `"reason" IN ('initial', 'order', 'acceptance', 'adjustment', 'return', 'cancellation')`,
 )
 @Index('ix_stock_movements_size', ['sizeId', 'id'])
-@Index('ix_stock_movements_order', ['orderId'])
 @ForeignKey('ProductSizeEntity', ['sizeId', 'brandId'], ['id', 'brandId'], {
   name: 'fk_stock_movements_size_brand',
 })

@@ -10,6 +10,7 @@ import { ReturnsCancellationIdempotency1763770400000 } from './1763770400000-ret
 import { WebhookEndpoints1763770500000 } from './1763770500000-webhook-endpoints';
 import { KeyLifecycle1763770600000 } from './1763770600000-key-lifecycle';
 import { PartialCarrierIndexes1763770700000 } from './1763770700000-partial-carrier-indexes';
+import { UnreadLineIndexes1763770800000 } from './1763770800000-unread-line-indexes';
 
 /** Every migration, in order. A new migration is added here as well as in its own file. */
 export const migrations = [
@@ -25,4 +26,5 @@ export const migrations = [
   WebhookEndpoints1763770500000,
   KeyLifecycle1763770600000,
   PartialCarrierIndexes1763770700000,
+  UnreadLineIndexes1763770800000,
 ];
