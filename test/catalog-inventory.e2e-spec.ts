@@ -2,9 +2,10 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { StockLedger } from '../src/stock-ledger/stock-ledger';
 import { createProduct, Fixtures, issueKey, journal, siteWithKey, type IssuedKey } from './support/fixtures';
+import { seedOrder } from './support/orders-seed';
 import { countRows, stockAndLedger } from './support/stock-probe';
 import { closeSuite, openSuite } from './support/suite';
-import { type TestDatabase } from './support/test-database';
+import { withClient, type TestDatabase } from './support/test-database';
 import { type TestApp } from './support/test-app';
 
 describe('catalog, inventory, production API and platform orders', () => {
@@ -259,6 +260,27 @@ describe('catalog, inventory, production API and platform orders', () => {
       await expect(apply).rejects.toThrow('violates foreign key constraint "fk_stock_movements_size_brand"');
       expect(await stockAndLedger(db.url, own.sizes[0].id)).toEqual({ stock: 4, ledger: 4 });
       expect(await stockAndLedger(db.url, foreign.sizes[0].id)).toEqual({ stock: 4, ledger: 4 });
+    });
+
+    it("an order line's size is a size of the line's product, or the database refuses the line", async () => {
+      const [hat, cap] = await Promise.all(
+        ['LINE-HAT', 'LINE-CAP'].map((article) =>
+          createProduct(fx, brandA, { article, priceKopeks: 1, sizes: [{ name: 'S', stock: 1 }] }),
+        ),
+      );
+      const orderId = await seedOrder(db.url, brandA);
+      const line = (line: number, productId: number, sizeId: number) =>
+        withClient(db.url, (c) =>
+          c.query(
+            `INSERT INTO order_items (order_id, line, product_id, size_id, article, size, quantity, price_kopeks, line_total_kopeks)
+             VALUES ($1, $2, $3, $4, 'A', 'S', 1, 1, 1)`,
+            [orderId, line, productId, sizeId],
+          ),
+        );
+      await line(1, hat.id, hat.sizes[0].id);
+      await expect(line(2, hat.id, cap.sizes[0].id)).rejects.toThrow(
+        'violates foreign key constraint "fk_order_items_size_product"',
+      );
     });
   });
 

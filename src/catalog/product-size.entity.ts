@@ -8,6 +8,8 @@ const kopeks = { to: (v: number | null) => v, from: (v: string | null) => (v ===
 @Unique('uq_product_sizes_name', ['productId', 'nameKey'])
 // The target of the ledger's (size, brand) key: a ledger row cannot name a size of another brand.
 @Unique('uq_product_sizes_id_brand', ['id', 'brandId'])
+// The target of order lines' (size, product) key: a line's size is a size of its product.
+@Unique('uq_product_sizes_id_product', ['id', 'productId'])
 @Check('ck_product_sizes_name_key', `"name_key" = lower("name")`)
 @Check('ck_product_sizes_price', `"price_kopeks" IS NULL OR "price_kopeks" >= 0`)
 @Index('ix_product_sizes_brand', ['brandId'])

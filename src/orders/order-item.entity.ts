@@ -1,6 +1,5 @@
-import { Check, Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Check, Column, Entity, ForeignKey, PrimaryGeneratedColumn, Unique } from 'typeorm';
 import { ProductSizeEntity } from '../catalog/product-size.entity';
-import { ProductEntity } from '../catalog/product.entity';
 import { OrderEntity } from './order.entity';
 
 const kopeks = { to: (v: number) => v, from: (v: string) => Number(v) };
@@ -10,7 +9,10 @@ const kopeks = { to: (v: number) => v, from: (v: string) => Number(v) };
 @Check('ck_order_items_quantity', `"quantity" > 0`)
 @Check('ck_order_items_price', `"price_kopeks" >= 0`)
 @Check('ck_order_items_returned', `"returned_quantity" >= 0 AND "returned_quantity" <= "quantity"`)
-@Index('ix_order_items_size', ['sizeId'])
+// The line's size is a size of the line's product (which the size's own key makes a product that exists).
+@ForeignKey(() => ProductSizeEntity, ['sizeId', 'productId'], ['id', 'productId'], {
+  name: 'fk_order_items_size_product',
+})
 export class OrderItemEntity {
   @PrimaryGeneratedColumn('identity', { generatedIdentity: 'BY DEFAULT' })
   id: number;
@@ -24,11 +26,9 @@ export class OrderItemEntity {
   line: number;
 
   @Column({ name: 'product_id', type: 'integer' })
-  @ForeignKey(() => ProductEntity, { name: 'fk_order_items_product' })
   productId: number;
 
   @Column({ name: 'size_id', type: 'integer' })
-  @ForeignKey(() => ProductSizeEntity, { name: 'fk_order_items_size' })
   sizeId: number;
 
   /** The product's own article at the time of the order. */

@@ -11,6 +11,7 @@ import { WebhookEndpoints1763770500000 } from './1763770500000-webhook-endpoints
 import { KeyLifecycle1763770600000 } from './1763770600000-key-lifecycle';
 import { PartialCarrierIndexes1763770700000 } from './1763770700000-partial-carrier-indexes';
 import { UnreadLineIndexes1763770800000 } from './1763770800000-unread-line-indexes';
+import { OrderLineSizeOfItsProduct1763770900000 } from './1763770900000-order-line-size-of-its-product';
 
 /** Every migration, in order. A new migration is added here as well as in its own file. */
 export const migrations = [
@@ -27,4 +28,5 @@ export const migrations = [
   KeyLifecycle1763770600000,
   PartialCarrierIndexes1763770700000,
   UnreadLineIndexes1763770800000,
+  OrderLineSizeOfItsProduct1763770900000,
 ];
