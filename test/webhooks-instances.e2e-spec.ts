@@ -7,14 +7,15 @@ import {
   waitForHealth,
   type ServiceProcess,
 } from './support/service-process';
-import { createTestDatabase, type TestDatabase } from './support/test-database';
+import { createTestDatabase, withClient, type TestDatabase } from './support/test-database';
 import { WebhookReceiver } from './support/webhook-receiver';
 
 const ADMIN = { email: 'owner@example.com', password: 'owner-password-1' };
 
 /**
  * Webhook delivery across service processes on one database (contract §10): a committed event
- * survives a kill -9 of the instance that wrote it, and three instances share the deliveries.
+ * survives a kill -9 of the instance that wrote it, three instances share the deliveries, and a
+ * worker hears of a delivery another instance committed without waiting for its next poll.
  */
 describe('webhook delivery across instances', () => {
   let db: TestDatabase;
@@ -120,5 +121,30 @@ describe('webhook delivery across instances', () => {
     expect(duplicates).toBe(0);
     const orders = new Set(receiver.at('/shared').map((m) => m.json.data.partnerOrderId));
     expect(orders.size).toBe(60);
+  });
+
+  it('a worker starts on a delivery another instance committed at once, not at its next poll, after a lost connection too', async () => {
+    await Promise.all(running.splice(0).map((s) => stopService(s, 'SIGKILL')));
+    // Its first pass runs at start; the next would come a minute later.
+    await start({ WEBHOOK_POLL_MS: '60000' });
+    const writer = await start({ WEBHOOK_WORKER: 'false' });
+    const auth = await setUp(writer, 'notified', '/notified');
+    expect((await order(writer, auth, 'N-1')).status).toBe(201);
+    await eventually(() => expect(receiver.at('/notified')).toHaveLength(1), 5_000);
+
+    // The listening connection dies: the worker opens another and hears the next delivery too.
+    const listeners = () =>
+      withClient(db.url, async (c) =>
+        (
+          await c.query<{ pid: number }>(
+            `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN webhook_due'`,
+          )
+        ).rows.map((row) => row.pid),
+      );
+    const [lost] = await listeners();
+    await withClient(db.url, (c) => c.query('SELECT pg_terminate_backend($1)', [lost]));
+    await eventually(async () => expect((await listeners()).filter((pid) => pid !== lost)).toHaveLength(1), 5_000);
+    expect((await order(writer, auth, 'N-2')).status).toBe(201);
+    await eventually(() => expect(receiver.at('/notified')).toHaveLength(2), 5_000);
   });
 });

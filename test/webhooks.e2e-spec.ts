@@ -1,5 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import request from 'supertest';
+import { WebhookDeliveriesRepository } from '../src/webhooks/webhook-deliveries.repository';
 import { WebhookDispatcher } from '../src/webhooks/webhook-dispatcher';
 import { createProduct, issueKey, journal, type IssuedKey } from './support/fixtures';
 import { eventually } from './support/eventually';
@@ -370,6 +371,32 @@ describe('webhook endpoints and deliveries', () => {
         ).rows[0],
     );
     expect(hung.error).toMatch(/no answer within 1500 ms/);
+  });
+
+  it("an endpoint's share counts the sends under way, not the answers whose outcome is still being written", async () => {
+    const target = await endpoint('/share', ['order.created']);
+    await storefrontOrder();
+    await storefrontOrder();
+    const deliveries = suite.t.app.get(WebhookDeliveriesRepository);
+    const ofTarget = (rows: Array<{ id: string; endpoint_id: number }>) =>
+      rows.filter((row) => row.endpoint_id === target.id).map((row) => String(row.id));
+    const tokens = ['1', '2', '3'].map((n) => `00000000-0000-4000-8000-00000000000${n}`);
+    try {
+      const first = ofTarget(await deliveries.claim(tokens[0], 100, 1, 60));
+      expect(first).toHaveLength(1);
+      // Its receiver has not answered: the endpoint is at its share of one.
+      expect(ofTarget(await deliveries.claim(tokens[1], 100, 1, 60))).toEqual([]);
+      // It has answered and its outcome is being written: the next send may start.
+      const next = ofTarget(await deliveries.claim(tokens[2], 100, 1, 60, first));
+      expect(next).toHaveLength(1);
+      expect(next).not.toEqual(first);
+    } finally {
+      await withClient(dbUrl(), (c) =>
+        c.query(`UPDATE webhook_deliveries SET lock_token = NULL, locked_until = NULL WHERE lock_token = ANY($1)`, [
+          tokens,
+        ]),
+      );
+    }
   });
 
   it('sends nothing for a change that rolled back', async () => {

@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import type { Environment } from '../config/environment';
 import { dataSourceOptions } from './data-source-options';
 import { runMigrationsExclusively } from './migration-runner';
+import { DatabaseNotifications } from './notifications';
 import { PreparedStatements } from './prepared';
 import { Transactions } from './transactions';
 
@@ -30,7 +31,7 @@ export class DatabaseModule {
   static forRoot(databaseUrl: string): DynamicModule {
     return {
       module: DatabaseModule,
-      // The database, its prepared-statement runner and transactions serve every module.
+      // The database, its prepared-statement runner, transactions and notifications serve every module.
       global: true,
       imports: [
         TypeOrmModule.forRootAsync({
@@ -43,8 +44,8 @@ export class DatabaseModule {
           }),
         }),
       ],
-      providers: [MigrationsOnStart, PreparedStatements, Transactions],
-      exports: [PreparedStatements, Transactions],
+      providers: [MigrationsOnStart, PreparedStatements, Transactions, DatabaseNotifications],
+      exports: [PreparedStatements, Transactions, DatabaseNotifications],
     };
   }
 }

@@ -43,18 +43,25 @@ export class WebhookDeliveriesRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   /**
-   * Claims due deliveries of enabled endpoints for `leaseSeconds`, at most `perEndpoint` in
-   * flight for any one endpoint (counting the claims other workers hold), so a slow receiver
-   * holds only its own share: an endpoint at its share is left out before the oldest due
+   * Claims due deliveries of enabled endpoints for `leaseSeconds`, at most `perEndpoint` being
+   * sent to any one endpoint (counting the claims other workers hold, but not `answered`: the
+   * caller's claims whose receiver has answered and whose outcome is being written), so a slow
+   * receiver holds only its own share: an endpoint at its share is left out before the oldest due
    * deliveries are taken, so its backlog never stands in front of another endpoint's. The
    * locking subquery repeats the "free" condition: a row another worker claimed meanwhile fails
    * it on PostgreSQL's re-check and is skipped. One round trip, with what sending needs.
    */
-  claim(token: string, limit: number, perEndpoint: number, leaseSeconds: number): Promise<ClaimedDelivery[]> {
+  claim(
+    token: string,
+    limit: number,
+    perEndpoint: number,
+    leaseSeconds: number,
+    answered: string[] = [],
+  ): Promise<ClaimedDelivery[]> {
     return this.db.query(
       `WITH busy AS (
          SELECT endpoint_id, count(*)::int AS n FROM webhook_deliveries
-          WHERE lock_token IS NOT NULL AND locked_until > now() GROUP BY endpoint_id
+          WHERE lock_token IS NOT NULL AND locked_until > now() AND id <> ALL ($5::bigint[]) GROUP BY endpoint_id
        ), due AS (
          SELECT d.id, d.endpoint_id, d.next_attempt_at, COALESCE(b.n, 0) AS in_flight
            FROM webhook_deliveries d
@@ -84,7 +91,7 @@ export class WebhookDeliveriesRepository {
          JOIN webhook_endpoints w ON w.id = c.endpoint_id
          JOIN webhook_messages m ON m.id = c.message_id
         ORDER BY c.id`,
-      [token, limit, perEndpoint, leaseSeconds],
+      [token, limit, perEndpoint, leaseSeconds, answered],
     );
   }
 

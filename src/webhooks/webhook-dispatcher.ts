@@ -3,6 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import { randomUUID } from 'node:crypto';
 import { systemContext } from '../common/context/request-context';
 import type { Environment } from '../config/environment';
+import { DatabaseNotifications } from '../database/notifications';
 import { Transactions } from '../database/transactions';
 import { Outbox } from '../outbox/outbox';
 import { SecurityJournal } from '../security-journal/security-journal.service';
@@ -24,12 +25,16 @@ const SYSTEM = systemContext('webhook-dispatcher');
  * with a lease under `FOR UPDATE SKIP LOCKED`. Sends run side by side, each bounded by
  * WEBHOOK_TIMEOUT_MS, at most WEBHOOK_CONCURRENCY per instance and WEBHOOK_ENDPOINT_CONCURRENCY
  * per endpoint, so a receiver that hangs holds only its own share and never the requests that
- * caused the events (they only wrote rows).
+ * caused the events (they only wrote rows). A send's slot is free again once its receiver has
+ * answered: writing the outcome goes on beside the next sends (up to as many again), so under
+ * load a busy database does not halve the rate at which an endpoint is served.
  */
 @Injectable()
 export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('WebhookDispatcher');
   private readonly inFlight = new Set<Promise<void>>();
+  /** Claims whose receiver has answered and whose outcome is being written. */
+  private readonly answered = new Set<string>();
   private readonly schedule: number[];
   private readonly timeoutMs: number;
   private readonly leaseSeconds: number;
@@ -37,6 +42,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   private soon?: NodeJS.Timeout;
   private stopped = false;
   private polling = false;
+  private pollAgain = false;
   private lastPrune = 0;
   private readonly successes = new SuccessBatch((batch) => this.deliveries.recordSuccesses(batch));
 
@@ -48,6 +54,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     private readonly outbox: Outbox,
     private readonly box: SecretBox,
     private readonly config: ConfigService<Environment, true>,
+    private readonly notifications: DatabaseNotifications,
   ) {
     this.schedule = parseSchedule(config.get('WEBHOOK_RETRY_SCHEDULE', { infer: true }));
     this.timeoutMs = config.get('WEBHOOK_TIMEOUT_MS', { infer: true });
@@ -55,8 +62,12 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     this.leaseSeconds = Math.ceil(this.timeoutMs / 1000) + 30;
   }
 
-  onApplicationBootstrap(): void {
-    if (this.config.get('WEBHOOK_WORKER', { infer: true })) this.scheduleNext(0);
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.config.get('WEBHOOK_WORKER', { infer: true })) return;
+    // A committed delivery is claimed at once, by whichever instance is first; polling remains
+    // for retries that come due and for notifications lost with a connection.
+    await this.notifications.listen('webhook_due', () => this.scheduleSoon());
+    this.scheduleNext(0);
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -69,7 +80,9 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   /** Claims what is due, as far as the concurrency allows, and starts sending it; the number started. */
   async runOnce(): Promise<number> {
     this.pruneNowAndThen();
-    const room = this.config.get('WEBHOOK_CONCURRENCY', { infer: true }) - this.inFlight.size;
+    const concurrency = this.config.get('WEBHOOK_CONCURRENCY', { infer: true });
+    const sending = this.inFlight.size - this.answered.size;
+    const room = Math.min(concurrency - sending, 2 * concurrency - this.inFlight.size);
     if (room <= 0) return 0;
     const token = randomUUID();
     const claimed = await this.deliveries.claim(
@@ -77,14 +90,15 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
       room,
       this.config.get('WEBHOOK_ENDPOINT_CONCURRENCY', { infer: true }),
       this.leaseSeconds,
+      [...this.answered],
     );
     for (const delivery of claimed) {
       const send = this.deliver(delivery, token)
         .catch((error: Error) => this.logger.error({ err: { message: error.message } }, 'delivery failed to record'))
         .finally(() => {
           this.inFlight.delete(send);
-          // Freed slots take the next due deliveries soon; completions close together share one claim.
-          if (!this.stopped && this.config.get('WEBHOOK_WORKER', { infer: true })) this.scheduleSoon();
+          this.answered.delete(delivery.id);
+          this.scheduleSoon();
         });
       this.inFlight.add(send);
     }
@@ -118,6 +132,8 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
           body,
           { timeoutMs: this.timeoutMs, allowPrivate: this.config.get('WEBHOOK_ALLOW_PRIVATE_URLS', { infer: true }) },
         );
+    this.answered.add(delivery.id);
+    this.scheduleSoon();
     const ok = result.status !== null && result.status >= 200 && result.status < 300;
     const attempt = {
       ...result,
@@ -168,8 +184,9 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     }
   }
 
+  /** Freed slots take the next due deliveries soon; slots freed close together share one claim. */
   private scheduleSoon(): void {
-    if (this.soon || this.stopped) return;
+    if (this.soon || this.stopped || !this.config.get('WEBHOOK_WORKER', { infer: true })) return;
     this.soon = setTimeout(() => {
       this.soon = undefined;
       void this.poll();
@@ -185,7 +202,11 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   }
 
   private async poll(): Promise<void> {
-    if (this.polling) return;
+    if (this.polling) {
+      // The pass under way may have claimed before what woke this one committed.
+      this.pollAgain = true;
+      return;
+    }
     this.polling = true;
     try {
       await this.runOnce();
@@ -193,6 +214,10 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
       this.logger.error({ err: { message: (error as Error).message } }, 'webhook pass failed');
     } finally {
       this.polling = false;
+      if (this.pollAgain) {
+        this.pollAgain = false;
+        this.scheduleSoon();
+      }
       this.scheduleNext(this.config.get('WEBHOOK_POLL_MS', { infer: true }));
     }
   }

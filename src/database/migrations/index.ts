@@ -12,6 +12,7 @@ import { KeyLifecycle1763770600000 } from './1763770600000-key-lifecycle';
 import { PartialCarrierIndexes1763770700000 } from './1763770700000-partial-carrier-indexes';
 import { UnreadLineIndexes1763770800000 } from './1763770800000-unread-line-indexes';
 import { OrderLineSizeOfItsProduct1763770900000 } from './1763770900000-order-line-size-of-its-product';
+import { WebhookDueNotify1763771000000 } from './1763771000000-webhook-due-notify';
 
 /** Every migration, in order. A new migration is added here as well as in its own file. */
 export const migrations = [
@@ -29,4 +30,5 @@ export const migrations = [
   PartialCarrierIndexes1763770700000,
   UnreadLineIndexes1763770800000,
   OrderLineSizeOfItsProduct1763770900000,
+  WebhookDueNotify1763771000000,
 ];
