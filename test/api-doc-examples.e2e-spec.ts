@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { freePort, spawnService, stopService, waitForHealth, type ServiceProcess } from './support/service-process';
@@ -31,12 +32,14 @@ describe('docs/api.md examples', () => {
       BOOTSTRAP_ADMIN_EMAIL: 'admin@example.com',
       BOOTSTRAP_ADMIN_PASSWORD: 'change-me-now',
       PAYMENT_WEBHOOK_SECRET: 'readme-payment-secret-123',
-      DATA_DIR: path.join(db.name, 'unused'),
+      // The service keeps a generated development secrets key there: outside the repository.
+      DATA_DIR: path.join(tmpdir(), db.name),
     });
     await waitForHealth(service);
   });
   afterAll(async () => {
     if (service) await stopService(service);
+    if (db) rmSync(path.join(tmpdir(), db.name), { recursive: true, force: true });
     await db?.drop();
   });
 
