@@ -1,4 +1,5 @@
 import { Webhook } from 'standardwebhooks';
+import { Client } from 'pg';
 import request from 'supertest';
 import { WebhookDeliveriesRepository } from '../src/webhooks/webhook-deliveries.repository';
 import { WebhookDispatcher } from '../src/webhooks/webhook-dispatcher';
@@ -473,6 +474,63 @@ describe('webhook endpoints and deliveries', () => {
       expect(receiver.at('/other-key')).toHaveLength(1);
     } finally {
       await other.close();
+    }
+  });
+
+  it('sends beside unwritten outcomes up to twice WEBHOOK_CONCURRENCY, and no further', async () => {
+    const target = await endpoint('/overlap', ['order.created']);
+    for (let i = 0; i < 6; i++) await storefrontOrder();
+    // Only this endpoint's deliveries are due, so the counts below are all its own.
+    await withClient(dbUrl(), (c) =>
+      c.query(
+        `UPDATE webhook_deliveries SET next_attempt_at = now() + interval '1 day'
+          WHERE status = 'pending' AND endpoint_id <> $1`,
+        [target.id],
+      ),
+    );
+    const fresh = await startTestApp({
+      databaseUrl: dbUrl(),
+      env: {
+        WEBHOOK_WORKER: 'false',
+        OUTBOX_WORKER: 'false',
+        WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+        SECRETS_ENCRYPTION_KEY: SECRETS_KEY,
+        WEBHOOK_CONCURRENCY: '2',
+      },
+    });
+    // Outcomes cannot be written while this transaction holds the attempts table.
+    const blocker = new Client({ connectionString: dbUrl() });
+    await blocker.connect();
+    try {
+      await blocker.query('BEGIN');
+      await blocker.query('LOCK TABLE webhook_attempts IN SHARE MODE');
+      const dispatcher = fresh.app.get(WebhookDispatcher);
+      let started = await dispatcher.runOnce();
+      expect(started).toBe(2);
+      // Each answer frees its slot, up to four sends whose outcome waits.
+      const deadline = Date.now() + 5_000;
+      while (started < 4 && Date.now() < deadline) {
+        started += await dispatcher.runOnce();
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(started).toBe(4);
+      await eventually(() => expect(receiver.at('/overlap')).toHaveLength(4));
+      for (let i = 0; i < 10; i++) {
+        started += await dispatcher.runOnce();
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(started).toBe(4);
+      expect(receiver.at('/overlap')).toHaveLength(4);
+
+      await blocker.query('COMMIT');
+      await dispatcher.drain();
+      await deliverDue(fresh);
+      await deliverDue(fresh);
+      expect(new Set(receiver.at('/overlap').map((m) => m.json.data.orderId)).size).toBe(6);
+      expect(receiver.at('/overlap')).toHaveLength(6);
+    } finally {
+      await blocker.end();
+      await fresh.close();
     }
   });
 
