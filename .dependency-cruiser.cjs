@@ -10,7 +10,7 @@ const EXPORTED = {
   orders: ['order-lifecycle.ts', 'order-fulfilment.ts', 'carrier-status.ts', 'follow-up-data.ts'],
   returns: ['returns.service.ts'],
   'domain-events': ['domain-events.sql.ts'],
-  webhooks: ['webhooks.sql.ts', 'webhook-dispatcher.ts'],
+  webhooks: ['webhooks.sql.ts', 'webhook-dispatcher.ts', 'delivery-wake.ts'],
   catalog: ['catalog-matcher.ts', 'catalog.service.ts', 'catalog.sql.ts'],
   identity: ['identity.sql.ts', 'brands.service.ts', 'users.service.ts'],
   inventory: ['inventory.service.ts'],

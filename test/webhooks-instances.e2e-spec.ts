@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import { eventually } from './support/eventually';
 import {
   callService,
@@ -15,7 +16,8 @@ const ADMIN = { email: 'owner@example.com', password: 'owner-password-1' };
 /**
  * Webhook delivery across service processes on one database (contract §10): a committed event
  * survives a kill -9 of the instance that wrote it, three instances share the deliveries, and a
- * worker hears of a delivery another instance committed without waiting for its next poll.
+ * delivery is started at once: by the writer's own worker, or by another instance's when the
+ * writer runs none, without waiting for a poll.
  */
 describe('webhook delivery across instances', () => {
   let db: TestDatabase;
@@ -42,8 +44,14 @@ describe('webhook delivery across instances', () => {
     return service;
   }
 
-  /** A brand with a storefront key, a product and an endpoint for order.created at `path`. */
-  async function setUp(service: ServiceProcess, slug: string, path: string) {
+  /** A brand with a storefront key, a product and an endpoint for `eventTypes` at `path`. */
+  async function setUp(
+    service: ServiceProcess,
+    slug: string,
+    path: string,
+    eventTypes = ['order.created'],
+    permissions = ['orders.create_partner'],
+  ) {
     const admin = { Authorization: `Bearer ${(await callService(service, 'POST', '/auth/login', ADMIN)).body.token}` };
     const brand = (await callService(service, 'POST', '/admin/brands', { name: slug, slug }, admin)).body.id as number;
     const key = async (permissions: string[]) =>
@@ -60,11 +68,11 @@ describe('webhook delivery across instances', () => {
       service,
       'POST',
       `/admin/brands/${brand}/webhook-endpoints`,
-      { url: receiver.url(path), eventTypes: ['order.created'] },
+      { url: receiver.url(path), eventTypes },
       admin,
     );
     expect(endpoint.status).toBe(201);
-    return { Authorization: await key(['orders.create_partner']) };
+    return { Authorization: await key(permissions) };
   }
 
   const order = (service: ServiceProcess, auth: Record<string, string>, partnerOrderId: string) =>
@@ -121,6 +129,38 @@ describe('webhook delivery across instances', () => {
     expect(duplicates).toBe(0);
     const orders = new Set(receiver.at('/shared').map((m) => m.json.data.partnerOrderId));
     expect(orders.size).toBe(60);
+  });
+
+  it("a writer running a worker starts on its own orders' deliveries at once, without notifying the other instances", async () => {
+    await Promise.all(running.splice(0).map((s) => stopService(s, 'SIGKILL')));
+    // Its first pass runs at start; the next would come a minute later.
+    const instance = await start({ WEBHOOK_POLL_MS: '60000' });
+    const auth = await setUp(
+      instance,
+      'own',
+      '/own',
+      ['order.created', 'order.cancelled'],
+      ['orders.create_partner', 'orders.write'],
+    );
+    const heard: string[] = [];
+    const listener = new Client({ connectionString: db.url });
+    await listener.connect();
+    try {
+      listener.on('notification', (message) => heard.push(message.channel));
+      await listener.query('LISTEN webhook_due');
+      // The storefront's statement commits by itself; a cancellation commits a transaction.
+      const created = await order(instance, auth, 'O-1');
+      expect(created.status).toBe(201);
+      expect((await order(instance, auth, 'O-2')).status).toBe(201);
+      await eventually(() => expect(receiver.at('/own')).toHaveLength(2), 5_000);
+      const cancelled = await callService(instance, 'POST', `/orders/admin/${created.body.order.id}/cancel`, {}, auth);
+      expect(cancelled.status).toBe(200);
+      await eventually(() => expect(receiver.at('/own').map((m) => m.json.type)).toContain('order.cancelled'), 5_000);
+      // A NOTIFY would have arrived with the commit, before the delivery it announced.
+      expect(heard).toEqual([]);
+    } finally {
+      await listener.end();
+    }
   });
 
   it('a worker starts on a delivery another instance committed at once, not at its next poll, after a lost connection too', async () => {

@@ -34,6 +34,11 @@ export class DatabaseNotifications implements OnApplicationShutdown {
     else await (this.connecting = this.connect().finally(() => (this.connecting = undefined)));
   }
 
+  /** Notifies `channel` to every instance listening (on a pooled connection: it commits at once). */
+  async notify(channel: string): Promise<void> {
+    await this.db.query(`SELECT pg_notify($1, '')`, [channel]);
+  }
+
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
     if (this.retry) clearTimeout(this.retry);

@@ -35,6 +35,7 @@ export const DomainEventsSql = {
      ),
      ${WebhooksSql.fanOut('domain_event')}`,
 
-  /** A statement appending one event (see appendCtes). */
-  append: (p: EventPart) => `WITH ${DomainEventsSql.appendCtes(p)} SELECT count(*) FROM domain_event`,
+  /** A statement appending one event (see appendCtes); its one row counts the webhook deliveries written. */
+  append: (p: EventPart) =>
+    `WITH ${DomainEventsSql.appendCtes(p)} SELECT ${WebhooksSql.deliveriesWritten} AS deliveries`,
 };

@@ -184,15 +184,16 @@ function acceptStorefrontOrderSql(
        mail AS (${enqueueSql(
          `SELECT 'mail.order_accepted', jsonb_build_object('orderId', created.id), 'order_accepted:' || created.id FROM created WHERE ${A.acceptanceMail}::boolean`,
        )})
-       SELECT 'created' AS outcome, id, order_number, hash, total_kopeks, NULL::text AS request_fingerprint${none} FROM created
+       SELECT 'created' AS outcome, id, order_number, hash, total_kopeks, NULL::text AS request_fingerprint,
+              ${WebhooksSql.deliveriesWritten} AS deliveries${none} FROM created
        UNION ALL
-       SELECT 'earlier', id, order_number, hash, total_kopeks, request_fingerprint${none} FROM earlier
+       SELECT 'earlier', id, order_number, hash, total_kopeks, request_fingerprint, 0${none} FROM earlier
        UNION ALL
-       SELECT 'unmatched', NULL, NULL, NULL, NULL, NULL${none} WHERE NOT (SELECT ok FROM ready) AND NOT EXISTS (SELECT 1 FROM earlier)${
+       SELECT 'unmatched', NULL, NULL, NULL, NULL, NULL, 0${none} WHERE NOT (SELECT ok FROM ready) AND NOT EXISTS (SELECT 1 FROM earlier)${
          key
            ? ` AND ${key.ok}
        UNION ALL
-       SELECT 'key', NULL, NULL, NULL, NULL, NULL, ${key.outcome}`
+       SELECT 'key', NULL, NULL, NULL, NULL, NULL, 0, ${key.outcome}`
            : ''
        }`;
 }

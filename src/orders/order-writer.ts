@@ -4,6 +4,7 @@ import { sizeKeyOf } from '../catalog/catalog-matcher';
 import type { LedgerActor } from '../stock-ledger/stock-ledger';
 import type { NewOrder, OrderRef, StorefrontOrder } from './new-order';
 import { PreparedStatements } from '../database/prepared';
+import { DeliveryWake } from '../webhooks/delivery-wake';
 import type { KeyCheckOutcome } from '../access-keys/verify-key.query';
 import type { PendingKeyCheck } from '../common/context/pending-key-check';
 import { SETTINGS_MANAGE } from '../common/context/permissions';
@@ -22,7 +23,10 @@ import {
 /** Writes an order and its lines (and, for a paid order, its stock) in one statement. */
 @Injectable()
 export class OrderWriter {
-  constructor(private readonly statements: PreparedStatements) {}
+  constructor(
+    private readonly statements: PreparedStatements,
+    private readonly webhooks: DeliveryWake,
+  ) {}
 
   /**
    * Returns null when the brand already has an order with this partnerOrderId: the unique
@@ -63,6 +67,7 @@ export class OrderWriter {
         actorId: actor.id,
       }),
     );
+    this.wakeWebhooks(rows);
     return outcomeOf(rows);
   }
 
@@ -86,9 +91,15 @@ export class OrderWriter {
         settingsManage: SETTINGS_MANAGE,
       }),
     );
+    this.wakeWebhooks(rows);
     const checked = rows.find((row) => row.outcome === 'key')?.key_check;
     if (!checked) throw new Error('the storefront statement answered without its key check');
     return { key: checked, outcome: outcomeOf(rows.filter((row) => row.outcome !== 'key')) };
+  }
+
+  /** The statement committed as it returned: the order's webhook deliveries can be sent. */
+  private wakeWebhooks(rows: OutcomeRow[]): void {
+    if (rows.some((row) => row.deliveries > 0)) this.webhooks.committed();
   }
 
   /** The brand's order with this partnerOrderId, read with a new snapshot. */
@@ -100,7 +111,11 @@ export class OrderWriter {
 
 export type StorefrontOutcome = { created: OrderRef } | { earlier: EarlierOrder } | 'unmatched' | null;
 
-type OutcomeRow = EarlierRow & { outcome: 'created' | 'earlier' | 'unmatched' | 'key'; key_check?: KeyCheckOutcome };
+type OutcomeRow = EarlierRow & {
+  outcome: 'created' | 'earlier' | 'unmatched' | 'key';
+  deliveries: number;
+  key_check?: KeyCheckOutcome;
+};
 
 function storefrontValues(order: StorefrontOrder, options: { acceptanceMail: boolean }) {
   return {

@@ -16,6 +16,7 @@ import { PartnerWebhookController } from './partner-webhook.controller';
 import { PartnerWebhookService } from './partner-webhook.service';
 import { RecentOrders } from './recent-orders';
 import { SecurityJournalModule } from '../security-journal/security-journal.module';
+import { WebhooksModule } from '../webhooks/webhooks.module';
 import { OutboxModule } from '../outbox/outbox.module';
 
 /** Orders: the storefront webhook, platform orders and the admin read endpoints. */
@@ -25,6 +26,7 @@ import { OutboxModule } from '../outbox/outbox.module';
     DomainEventsModule,
     OutboxModule,
     SecurityJournalModule,
+    WebhooksModule,
     TypeOrmModule.forFeature([OrderEntity, OrderItemEntity]),
     CatalogModule,
     StockLedgerModule,

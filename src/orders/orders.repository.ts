@@ -5,6 +5,7 @@ import { PreparedStatements } from '../database/prepared';
 import { changedRows } from '../database/returning';
 import type { Tx } from '../database/transactions';
 import { DomainEventsSql } from '../domain-events/domain-events.sql';
+import { DeliveryWake } from '../webhooks/delivery-wake';
 import { IdentitySql } from '../identity/identity.sql';
 import { OrderItemEntity } from './order-item.entity';
 import { OrderEntity, type OrderStatus } from './order.entity';
@@ -95,6 +96,7 @@ export class OrdersRepository {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly statements: PreparedStatements,
+    private readonly webhooks: DeliveryWake,
   ) {}
 
   /** A page of the brand's orders, newest first, each row carrying the brand's total. */
@@ -198,7 +200,8 @@ export class OrdersRepository {
 
   /** Appends an event of the order, with the state its row holds now (call after the change). */
   async appendEvent(tx: Tx, orderId: number, type: string): Promise<void> {
-    await tx.query(APPEND_ORDER_EVENT, [orderId, type]);
+    const rows: Array<{ deliveries: number }> = await tx.query(APPEND_ORDER_EVENT, [orderId, type]);
+    if (rows[0]?.deliveries > 0) this.webhooks.afterCommit(tx);
   }
 
   /** The order with this carrier id or tracking number (the first, should both name one), locked. */

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DomainEventsModule } from '../domain-events/domain-events.module';
 import { OrdersModule } from '../orders/orders.module';
 import { SecurityJournalModule } from '../security-journal/security-journal.module';
+import { WebhooksModule } from '../webhooks/webhooks.module';
 import { StockLedgerModule } from '../stock-ledger/stock-ledger.module';
 import { ReturnItemEntity } from './return-item.entity';
 import { ReturnNumberEntity } from './return-number.entity';
@@ -18,6 +19,7 @@ import { ReturnsService } from './returns.service';
     DomainEventsModule,
     OrdersModule,
     SecurityJournalModule,
+    WebhooksModule,
     StockLedgerModule,
   ],
   controllers: [ReturnsController],

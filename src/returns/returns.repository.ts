@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { Tx } from '../database/transactions';
 import { DomainEventsSql } from '../domain-events/domain-events.sql';
+import { DeliveryWake } from '../webhooks/delivery-wake';
 import type { ReasonCode, RefundStatus, ReturnOrigin, ReturnStatus } from './return-states';
 
 export interface ReturnRow {
@@ -86,7 +87,10 @@ const APPEND_RETURN_EVENT = DomainEventsSql.append({
 /** The returns, return_items and return_numbers tables. */
 @Injectable()
 export class ReturnsRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly webhooks: DeliveryWake,
+  ) {}
 
   /**
    * Writes the return and its lines, numbered after the brand's last return (the counter row's
@@ -223,6 +227,7 @@ export class ReturnsRepository {
 
   /** Appends an event of the return, with the state its row holds now (call after the change). */
   async appendEvent(tx: Tx, returnId: number, type: string): Promise<void> {
-    await tx.query(APPEND_RETURN_EVENT, [returnId, type]);
+    const rows: Array<{ deliveries: number }> = await tx.query(APPEND_RETURN_EVENT, [returnId, type]);
+    if (rows[0]?.deliveries > 0) this.webhooks.afterCommit(tx);
   }
 }

@@ -64,10 +64,22 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
 
   async onApplicationBootstrap(): Promise<void> {
     if (!this.config.get('WEBHOOK_WORKER', { infer: true })) return;
-    // A committed delivery is claimed at once, by whichever instance is first; polling remains
-    // for retries that come due and for notifications lost with a connection.
+    // Deliveries another instance committed and could not start on (DeliveryWake) are claimed at
+    // once; polling remains for retries that come due and for notifications lost with a connection.
     await this.notifications.listen('webhook_due', () => this.scheduleSoon());
     this.scheduleNext(0);
+  }
+
+  /**
+   * New deliveries have committed: claims them soon. False when this instance runs no worker or
+   * has as many sends under way as it may, so that another instance's worker should hear of them.
+   */
+  wake(): boolean {
+    if (this.stopped || !this.config.get('WEBHOOK_WORKER', { infer: true })) return false;
+    const sending = this.inFlight.size - this.answered.size;
+    if (sending >= this.config.get('WEBHOOK_CONCURRENCY', { infer: true })) return false;
+    this.scheduleSoon();
+    return true;
   }
 
   async onApplicationShutdown(): Promise<void> {

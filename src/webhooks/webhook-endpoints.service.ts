@@ -15,6 +15,7 @@ import type {
   WebhookEndpointResponse,
 } from './dto/webhook.responses';
 import { newSigningSecret } from './message-signature';
+import { DeliveryWake } from './delivery-wake';
 import { SecretBox } from './secret-box';
 import { WebhookDeliveriesRepository, type DeliveryStatus } from './webhook-deliveries.repository';
 import { WebhookEndpointsRepository, type EndpointRow } from './webhook-endpoints.repository';
@@ -48,6 +49,7 @@ export class WebhookEndpointsService {
     private readonly journal: SecurityJournal,
     private readonly ownership: BrandOwnership,
     private readonly box: SecretBox,
+    private readonly wake: DeliveryWake,
     config: ConfigService<Environment, true>,
   ) {
     this.allowPrivate = config.get('WEBHOOK_ALLOW_PRIVATE_URLS', { infer: true });
@@ -146,6 +148,7 @@ export class WebhookEndpointsService {
     const messageId = await this.transactions.run((tx) =>
       this.deliveries.insertTestMessage(tx, ctx.brandId, endpointId),
     );
+    this.wake.committed();
     return { messageId };
   }
 
@@ -169,6 +172,7 @@ export class WebhookEndpointsService {
   async retry(ctx: BrandContext, endpointId: number, messageId: string): Promise<void> {
     await this.owned(ctx, endpointId);
     if (!(await this.deliveries.retryNow(endpointId, messageId))) throw AppError.notFound();
+    this.wake.committed();
   }
 
   private async owned(ctx: BrandContext, endpointId: number): Promise<EndpointRow> {

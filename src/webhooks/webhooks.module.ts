@@ -8,6 +8,7 @@ import { loadSecretsKey, SecretBox } from './secret-box';
 import { WebhookAttemptEntity } from './webhook-attempt.entity';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
+import { DeliveryWake } from './delivery-wake';
 import { WebhookDispatcher } from './webhook-dispatcher';
 import { WebhookEndpointEntity } from './webhook-endpoint.entity';
 import { WebhookEndpointsController } from './webhook-endpoints.controller';
@@ -40,11 +41,12 @@ import { WebhookMessageEntity } from './webhook-message.entity';
           ),
         ),
     },
+    DeliveryWake,
     WebhookDeliveriesRepository,
     WebhookDispatcher,
     WebhookEndpointsRepository,
     WebhookEndpointsService,
   ],
-  exports: [WebhookDispatcher],
+  exports: [DeliveryWake, WebhookDispatcher],
 })
 export class WebhooksModule {}

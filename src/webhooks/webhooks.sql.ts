@@ -30,5 +30,9 @@ export const WebhooksSql = {
      ),
      wh_deliveries AS (
        INSERT INTO webhook_deliveries (message_id, endpoint_id) SELECT m.id, t.endpoint_id FROM wh_message m, wh_targets t
+       RETURNING id
      )`,
+
+  /** After fanOut: how many deliveries the statement wrote (the caller then wakes the workers: DeliveryWake). */
+  deliveriesWritten: `(SELECT count(*) FROM wh_deliveries)::int`,
 };

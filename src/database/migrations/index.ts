@@ -13,6 +13,7 @@ import { PartialCarrierIndexes1763770700000 } from './1763770700000-partial-carr
 import { UnreadLineIndexes1763770800000 } from './1763770800000-unread-line-indexes';
 import { OrderLineSizeOfItsProduct1763770900000 } from './1763770900000-order-line-size-of-its-product';
 import { WebhookDueNotify1763771000000 } from './1763771000000-webhook-due-notify';
+import { WebhookDueWakeByWriter1763771100000 } from './1763771100000-webhook-due-wake-by-writer';
 
 /** Every migration, in order. A new migration is added here as well as in its own file. */
 export const migrations = [
@@ -31,4 +32,5 @@ export const migrations = [
   UnreadLineIndexes1763770800000,
   OrderLineSizeOfItsProduct1763770900000,
   WebhookDueNotify1763771000000,
+  WebhookDueWakeByWriter1763771100000,
 ];
