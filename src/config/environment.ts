@@ -209,13 +209,13 @@ export class Environment {
   @IsInt({ message: 'WEBHOOK_CONCURRENCY must be an integer between 1 and 1000' })
   @Min(1, { message: 'WEBHOOK_CONCURRENCY must be an integer between 1 and 1000' })
   @Max(1000, { message: 'WEBHOOK_CONCURRENCY must be an integer between 1 and 1000' })
-  WEBHOOK_CONCURRENCY = 200;
+  WEBHOOK_CONCURRENCY = 400;
 
   @Transform(toInt)
   @IsInt({ message: 'WEBHOOK_ENDPOINT_CONCURRENCY must be an integer between 1 and 100' })
   @Min(1, { message: 'WEBHOOK_ENDPOINT_CONCURRENCY must be an integer between 1 and 100' })
   @Max(100, { message: 'WEBHOOK_ENDPOINT_CONCURRENCY must be an integer between 1 and 100' })
-  WEBHOOK_ENDPOINT_CONCURRENCY = 50;
+  WEBHOOK_ENDPOINT_CONCURRENCY = 100;
 
   @Transform(toBool)
   @IsBoolean({ message: 'WEBHOOK_ALLOW_PRIVATE_URLS must be true or false' })
