@@ -400,6 +400,53 @@ describe('webhook endpoints and deliveries', () => {
     }
   });
 
+  it("a brand's first endpoint hears its very next order, though the orders before ran without the event parts", async () => {
+    const key = await issueKey(suite.fx, otherBrand, { permissions: ['orders.create_partner'] });
+    await createProduct(suite.fx, otherBrand, {
+      article: 'CAP',
+      storefrontArticle: 'SF-CAP',
+      priceKopeks: 1000,
+      sizes: [{ name: 'One', stock: 100 }],
+    });
+    const path = `/admin/brands/${otherBrand}/webhook-endpoints`;
+    const placeOrder = async () =>
+      (
+        await request(http())
+          .post('/orders/integrations/partner/webhook')
+          .set(key.headers)
+          .send({
+            partnerOrderId: `LN-${++seq}`,
+            recipient: { fullName: 'Petrova Anna', phone: '+79005550001' },
+            items: [{ article: 'SF-CAP', size: 'One', quantity: 1 }],
+          })
+          .expect(201)
+      ).body.order as { id: number };
+    const events = () => countRows(dbUrl(), 'domain_events', 'brand_id = $1', [otherBrand]);
+    const orders = () => countRows(dbUrl(), 'orders', 'brand_id = $1', [otherBrand]);
+
+    await placeOrder();
+    expect(await events()).toBe(0);
+    const late = (
+      await request(http())
+        .post(path)
+        .set(admin)
+        .send({ url: receiver.url('/late'), eventTypes: ['order.created'] })
+        .expect(201)
+    ).body as { id: number };
+    // This instance last saw the brand without an endpoint: the order still carries its event.
+    const heard = await placeOrder();
+    expect(await events()).toBe(1);
+    expect(await orders()).toBe(2);
+    await deliverDue();
+    expect(receiver.at('/late').map((m) => m.json.data.orderId)).toEqual([heard.id]);
+
+    await request(http()).delete(`${path}/${late.id}`).set(admin).expect(204);
+    await placeOrder();
+    await placeOrder();
+    expect(await events()).toBe(1);
+    expect(await orders()).toBe(4);
+  });
+
   it('sends nothing for a change that rolled back', async () => {
     await endpoint('/rollback', ['*']);
     const messages = await countRows(dbUrl(), 'webhook_messages');

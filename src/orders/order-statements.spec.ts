@@ -2,6 +2,7 @@ import { NamedParameters } from '../database/named-parameters';
 import {
   ACCEPT_STOREFRONT_ORDER,
   ACCEPT_STOREFRONT_ORDER_PARAMS,
+  ACCEPT_STOREFRONT_ORDER_UNHEARD,
   INSERT_ORDER,
   INSERT_ORDER_PARAMS,
   lineArrays,
@@ -52,6 +53,11 @@ const order: NewOrder = {
 describe.each([
   ['INSERT_ORDER', INSERT_ORDER.text, INSERT_ORDER_PARAMS as NamedParameters<string>],
   ['ACCEPT_STOREFRONT_ORDER', ACCEPT_STOREFRONT_ORDER.text, ACCEPT_STOREFRONT_ORDER_PARAMS as NamedParameters<string>],
+  [
+    'ACCEPT_STOREFRONT_ORDER_UNHEARD',
+    ACCEPT_STOREFRONT_ORDER_UNHEARD.text,
+    ACCEPT_STOREFRONT_ORDER_PARAMS as NamedParameters<string>,
+  ],
 ])('%s', (_name, text, params) => {
   it('uses exactly the placeholders its named parameters give, each at least once', () => {
     expect([...placeholders(text)].sort((a, b) => a - b)).toEqual(params.names.map((_, i) => i + 1));

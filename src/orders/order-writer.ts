@@ -3,7 +3,8 @@ import type { EntityManager } from 'typeorm';
 import { sizeKeyOf } from '../catalog/catalog-matcher';
 import type { LedgerActor } from '../stock-ledger/stock-ledger';
 import type { NewOrder, OrderRef, StorefrontOrder } from './new-order';
-import { PreparedStatements } from '../database/prepared';
+import { PreparedStatements, type Prepared } from '../database/prepared';
+import { ListenerHints } from './listener-hints';
 import { DeliveryWake } from '../webhooks/delivery-wake';
 import type { KeyCheckOutcome } from '../access-keys/verify-key.query';
 import type { PendingKeyCheck } from '../common/context/pending-key-check';
@@ -13,6 +14,8 @@ import {
   ACCEPT_STOREFRONT_ORDER_PARAMS,
   ACCEPT_STOREFRONT_ORDER_WITH_KEY,
   ACCEPT_STOREFRONT_ORDER_WITH_KEY_PARAMS,
+  ACCEPT_STOREFRONT_ORDER_WITH_KEY_UNHEARD,
+  ACCEPT_STOREFRONT_ORDER_UNHEARD,
   FIND_BY_PARTNER_ID,
   INSERT_ORDER,
   INSERT_ORDER_PARAMS,
@@ -23,6 +26,8 @@ import {
 /** Writes an order and its lines (and, for a paid order, its stock) in one statement. */
 @Injectable()
 export class OrderWriter {
+  private readonly hints = new ListenerHints();
+
   constructor(
     private readonly statements: PreparedStatements,
     private readonly webhooks: DeliveryWake,
@@ -59,15 +64,15 @@ export class OrderWriter {
     actor: LedgerActor,
     options: { acceptanceMail: boolean },
   ): Promise<StorefrontOutcome> {
-    const rows = await this.statements.run<OutcomeRow>(
-      ACCEPT_STOREFRONT_ORDER,
+    const rows = await this.runStorefront(
+      `brand:${order.brandId}`,
+      [ACCEPT_STOREFRONT_ORDER_UNHEARD, ACCEPT_STOREFRONT_ORDER],
       ACCEPT_STOREFRONT_ORDER_PARAMS.values({
         ...storefrontValues(order, options),
         actorKind: actor.kind,
         actorId: actor.id,
       }),
     );
-    this.wakeWebhooks(rows);
     return outcomeOf(rows);
   }
 
@@ -81,8 +86,9 @@ export class OrderWriter {
     key: PendingKeyCheck,
     options: { acceptanceMail: boolean },
   ): Promise<{ key: KeyCheckOutcome; outcome: StorefrontOutcome }> {
-    const rows = await this.statements.run<OutcomeRow>(
-      ACCEPT_STOREFRONT_ORDER_WITH_KEY,
+    const rows = await this.runStorefront(
+      `key:${key.fingerprint.toString('base64')}`,
+      [ACCEPT_STOREFRONT_ORDER_WITH_KEY_UNHEARD, ACCEPT_STOREFRONT_ORDER_WITH_KEY],
       ACCEPT_STOREFRONT_ORDER_WITH_KEY_PARAMS.values({
         ...storefrontValues(order, options),
         actorKind: 'integration_key',
@@ -91,15 +97,31 @@ export class OrderWriter {
         settingsManage: SETTINGS_MANAGE,
       }),
     );
-    this.wakeWebhooks(rows);
     const checked = rows.find((row) => row.outcome === 'key')?.key_check;
     if (!checked) throw new Error('the storefront statement answered without its key check');
     return { key: checked, outcome: outcomeOf(rows.filter((row) => row.outcome !== 'key')) };
   }
 
-  /** The statement committed as it returned: the order's webhook deliveries can be sent. */
-  private wakeWebhooks(rows: OutcomeRow[]): void {
-    if (rows.some((row) => row.deliveries > 0)) this.webhooks.committed();
+  /**
+   * Runs the storefront statement without the event parts unless `hint`'s brand was last seen
+   * listening, and with them when that one answers `listens` (it wrote nothing). The statement
+   * commits as it returns, so the order's webhook deliveries can be sent then.
+   */
+  private async runStorefront(
+    hint: string,
+    [unheard, full]: [Prepared, Prepared],
+    params: unknown[],
+  ): Promise<OutcomeRow[]> {
+    if (!this.hints.listens(hint)) {
+      const rows = await this.statements.run<OutcomeRow>(unheard, params);
+      if (!rows.some((row) => row.outcome === 'listens')) return rows;
+    }
+    const rows = await this.statements.run<OutcomeRow>(full, params);
+    const created = rows.find((row) => row.outcome === 'created');
+    // A new order's event found an endpoint or none; otherwise the brand was last seen listening.
+    this.hints.saw(hint, created ? created.deliveries > 0 : true);
+    if (created && created.deliveries > 0) this.webhooks.committed();
+    return rows;
   }
 
   /** The brand's order with this partnerOrderId, read with a new snapshot. */
@@ -112,7 +134,7 @@ export class OrderWriter {
 export type StorefrontOutcome = { created: OrderRef } | { earlier: EarlierOrder } | 'unmatched' | null;
 
 type OutcomeRow = EarlierRow & {
-  outcome: 'created' | 'earlier' | 'unmatched' | 'key';
+  outcome: 'created' | 'earlier' | 'unmatched' | 'key' | 'listens';
   deliveries: number;
   key_check?: KeyCheckOutcome;
 };
