@@ -163,6 +163,25 @@ describe('webhook delivery across instances', () => {
     }
   });
 
+  it('a writer whose worker has no room notifies the other instances, whose worker starts at once', async () => {
+    await Promise.all(running.splice(0).map((s) => stopService(s, 'SIGKILL')));
+    // Both instances' first passes run at start; the next would come a minute later.
+    const writer = await start({ WEBHOOK_POLL_MS: '60000', WEBHOOK_CONCURRENCY: '1', WEBHOOK_TIMEOUT_MS: '20000' });
+    await start({ WEBHOOK_POLL_MS: '60000' });
+    const auth = await setUp(writer, 'full', '/full');
+    receiver.answer('/full', 'hang');
+    try {
+      // The writer's worker takes the first order's delivery itself, and its one slot stays taken.
+      expect((await order(writer, auth, 'F-1')).status).toBe(201);
+      await eventually(() => expect(receiver.at('/full')).toHaveLength(1), 5_000);
+      expect((await order(writer, auth, 'F-2')).status).toBe(201);
+      await eventually(() => expect(receiver.at('/full')).toHaveLength(2), 5_000);
+      expect(new Set(receiver.at('/full').map((m) => m.json.data.partnerOrderId))).toEqual(new Set(['F-1', 'F-2']));
+    } finally {
+      receiver.release();
+    }
+  });
+
   it('a worker starts on a delivery another instance committed at once, not at its next poll, after a lost connection too', async () => {
     await Promise.all(running.splice(0).map((s) => stopService(s, 'SIGKILL')));
     // Its first pass runs at start; the next would come a minute later.
