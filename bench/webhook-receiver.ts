@@ -31,6 +31,11 @@ export class BenchReceiver {
     return [...this.ids.values()].reduce((n, count) => n + count - 1, 0);
   }
 
+  /** Lags from here on only (after a warm-up). */
+  forgetLags(): void {
+    this.lagsMs.length = 0;
+  }
+
   lagP99(): number {
     const sorted = [...this.lagsMs].sort((a, b) => a - b);
     return sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))];
