@@ -50,12 +50,14 @@ export const LedgerSql = {
 
   /**
    * `stock = stock + delta` for each locked size of the brand, when `condition` holds; `changes` is
-   * a FROM item of (size id, delta), one row a size. Yields (id, stock).
+   * a FROM item of (size id, delta), one row a size. Yields (id, stock). The sizes are named by an
+   * id array too: joined only to the locked rows, a generic plan made for a small catalog scans
+   * every size of the table to hash-join a few (0.25 ms for 1 000 sizes, an order's fifth).
    */
   addDeltas: (p: { locked: string; changes: string; brandId: string; condition?: string }) =>
     `UPDATE product_sizes s SET stock = s.stock + d.delta
        FROM ${p.locked} AS l JOIN ${p.changes} AS d(id, delta) ON d.id = l.id
-      WHERE s.id = l.id AND s.brand_id = ${p.brandId}${p.condition ? ` AND ${p.condition}` : ''}
+      WHERE s.id = l.id AND s.id = ANY (ARRAY(SELECT id FROM ${p.locked})) AND s.brand_id = ${p.brandId}${p.condition ? ` AND ${p.condition}` : ''}
       RETURNING s.id, s.stock`,
 
   /**
