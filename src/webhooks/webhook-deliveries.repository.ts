@@ -49,7 +49,9 @@ export class WebhookDeliveriesRepository {
    * receiver holds only its own share: an endpoint at its share is left out before the oldest due
    * deliveries are taken, so its backlog never stands in front of another endpoint's. The
    * locking subquery repeats the "free" condition: a row another worker claimed meanwhile fails
-   * it on PostgreSQL's re-check and is skipped. One round trip, with what sending needs.
+   * it on PostgreSQL's re-check and is skipped. One round trip, with what sending needs. The
+   * claims in flight are counted once (MATERIALIZED): inlined, the generic plan counted them again
+   * for every due delivery, due × in flight rows a claim (0.7 ms for 30 due and 50 in flight).
    */
   claim(
     token: string,
@@ -59,7 +61,7 @@ export class WebhookDeliveriesRepository {
     answered: string[] = [],
   ): Promise<ClaimedDelivery[]> {
     return this.db.query(
-      `WITH busy AS (
+      `WITH busy AS MATERIALIZED (
          SELECT endpoint_id, count(*)::int AS n FROM webhook_deliveries
           WHERE lock_token IS NOT NULL AND locked_until > now() AND id <> ALL ($5::bigint[]) GROUP BY endpoint_id
        ), due AS (
