@@ -1,10 +1,11 @@
+import { Client } from 'pg';
 import request from 'supertest';
 import { startReferenceServer } from '../bench/reference';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../src/database/data-source-options';
 import { runMigrationsExclusively } from '../src/database/migration-runner';
 import { Fixtures, issueKey, journal } from './support/fixtures';
-import { seedOrder } from './support/orders-seed';
+import { seedOrder, seedOrderOn } from './support/orders-seed';
 import { freePort } from './support/service-process';
 import { closeSuite, openSuite } from './support/suite';
 import { withClient, type TestDatabase } from './support/test-database';
@@ -187,6 +188,33 @@ describe('GET /orders/admin/all and /orders/admin/:orderId', () => {
       ]);
       expect(await totalOf(brand)).toBe(35);
       expect(await keptEqualsCounted()).toEqual([]);
+    });
+
+    it("an open transaction's order does not hold up another connection's orders of the same brand", async () => {
+      const brand = await fx.brand();
+      const open = new Client({ connectionString: db.url });
+      const others: Client[] = [];
+      await open.connect();
+      try {
+        const slotOf = async (c: Client) => (await c.query('SELECT pg_backend_pid() % 64 AS slot')).rows[0].slot;
+        // A connection whose count slot differs from the open transaction's (two in 64 share one).
+        let other: Client;
+        do {
+          other = new Client({ connectionString: db.url });
+          others.push(other);
+          await other.connect();
+        } while ((await slotOf(other)) === (await slotOf(open)));
+        await open.query('BEGIN');
+        await seedOrderOn(open, brand);
+        // Counted by order id, one of 20 consecutive orders shares the open order's slot and waits.
+        await other.query(`SET lock_timeout = '2s'`);
+        for (let i = 0; i < 20; i++) await seedOrderOn(other, brand);
+        await open.query('COMMIT');
+        expect(await totalOf(brand)).toBe(21);
+        expect(await keptEqualsCounted()).toEqual([]);
+      } finally {
+        await Promise.all([open, ...others].map((c) => c.end()));
+      }
     });
 
     it('an order never moves to another brand, which would leave both counts wrong', async () => {

@@ -14,6 +14,7 @@ import { UnreadLineIndexes1763770800000 } from './1763770800000-unread-line-inde
 import { OrderLineSizeOfItsProduct1763770900000 } from './1763770900000-order-line-size-of-its-product';
 import { WebhookDueNotify1763771000000 } from './1763771000000-webhook-due-notify';
 import { WebhookDueWakeByWriter1763771100000 } from './1763771100000-webhook-due-wake-by-writer';
+import { OrderCountSlotPerConnection1763771200000 } from './1763771200000-order-count-slot-per-connection';
 
 /** Every migration, in order. A new migration is added here as well as in its own file. */
 export const migrations = [
@@ -33,4 +34,5 @@ export const migrations = [
   OrderLineSizeOfItsProduct1763770900000,
   WebhookDueNotify1763771000000,
   WebhookDueWakeByWriter1763771100000,
+  OrderCountSlotPerConnection1763771200000,
 ];
