@@ -75,6 +75,18 @@ describe('webhook delivery across instances', () => {
     return { Authorization: await key(permissions) };
   }
 
+  /** setUp's brand and endpoint, with the administrator's session that manages them. */
+  async function setUpManaged(service: ServiceProcess, slug: string, path: string) {
+    await setUp(service, slug, path);
+    const admin = { Authorization: `Bearer ${(await callService(service, 'POST', '/auth/login', ADMIN)).body.token}` };
+    const brand = (await callService(service, 'GET', '/admin/brands', undefined, admin)).body.items.find(
+      (b: { slug: string }) => b.slug === slug,
+    ).id as number;
+    const [endpoint] = (await callService(service, 'GET', `/admin/brands/${brand}/webhook-endpoints`, undefined, admin))
+      .body.items;
+    return { admin, endpoint: `/admin/brands/${brand}/webhook-endpoints/${endpoint.id}` };
+  }
+
   const order = (service: ServiceProcess, auth: Record<string, string>, partnerOrderId: string) =>
     callService(
       service,
@@ -161,6 +173,29 @@ describe('webhook delivery across instances', () => {
     } finally {
       await listener.end();
     }
+  });
+
+  it('a test message and a retry are sent at once by the instance that took them, not at its next poll', async () => {
+    await Promise.all(running.splice(0).map((s) => stopService(s, 'SIGKILL')));
+    // Its first pass runs at start; the next would come a minute later.
+    const instance = await start({ WEBHOOK_POLL_MS: '60000' });
+    const { admin, endpoint } = await setUpManaged(instance, 'manual', '/manual');
+    const test = await callService(instance, 'POST', `${endpoint}/test`, {}, admin);
+    expect(test.status).toBe(202);
+    await eventually(() => expect(receiver.at('/manual').map((m) => m.json.type)).toEqual(['webhook.test']), 5_000);
+    const retried = await callService(
+      instance,
+      'POST',
+      `${endpoint}/deliveries/${test.body.messageId}/retry`,
+      {},
+      admin,
+    );
+    expect(retried.status).toBe(202);
+    await eventually(() => expect(receiver.at('/manual')).toHaveLength(2), 5_000);
+    expect(receiver.at('/manual').map((m) => m.headers['webhook-id'])).toEqual([
+      test.body.messageId,
+      test.body.messageId,
+    ]);
   });
 
   it('a writer whose worker has no room notifies the other instances, whose worker starts at once', async () => {
