@@ -1,5 +1,6 @@
 import { ValidationError, ValidationPipe } from '@nestjs/common';
 import { AppError } from '../errors/app-error';
+import { cacheValidationMetadata } from './validation-metadata-cache';
 
 // A field of the wrong type fails its length and range checks too; naming the type is the useful part.
 const TYPE_CHECKS = ['isDefined', 'isString', 'isInt', 'isNumber', 'isBoolean', 'isArray', 'isObject', 'isEmail'];
@@ -32,6 +33,7 @@ class StrictValidationPipe extends ValidationPipe {
 }
 
 export function createValidationPipe(): ValidationPipe {
+  cacheValidationMetadata();
   return new StrictValidationPipe({
     transform: true,
     whitelist: true,

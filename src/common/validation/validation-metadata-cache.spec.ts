@@ -1,0 +1,55 @@
+import { IsInt, IsString, MaxLength, registerDecorator, validate, ValidationArguments } from 'class-validator';
+import { cacheValidationMetadata } from './validation-metadata-cache';
+
+class Base {
+  @IsString()
+  name!: unknown;
+}
+
+class Child extends Base {
+  @IsInt()
+  count!: unknown;
+}
+
+class Grouped {
+  @MaxLength(3, { groups: ['short'] })
+  @IsString()
+  text!: unknown;
+}
+
+class Late {
+  @IsString()
+  value: unknown = 'anything';
+}
+
+const properties = async (object: object, groups?: string[]) =>
+  (await validate(object, { groups })).map((error) => error.property).sort();
+
+describe('cacheValidationMetadata', () => {
+  beforeAll(() => cacheValidationMetadata());
+
+  it("keeps a subclass's inherited rules, each time it is validated", async () => {
+    for (let i = 0; i < 3; i++) {
+      expect(await properties(Object.assign(new Child(), { name: 1, count: 'x' }))).toEqual(['count', 'name']);
+      expect(await properties(Object.assign(new Base(), { name: 1, count: 'x' }))).toEqual(['name']);
+    }
+  });
+
+  it('applies a rule registered after the class was validated once', async () => {
+    expect(await properties(new Late())).toEqual([]);
+    registerDecorator({
+      target: Late,
+      propertyName: 'value',
+      validator: { validate: (value: unknown, _args?: ValidationArguments) => value === 'expected' },
+    });
+    expect(await properties(new Late())).toEqual(['value']);
+  });
+
+  it('answers a lookup by groups apart from one without', async () => {
+    const long = Object.assign(new Grouped(), { text: 'longer' });
+    expect(await properties(long)).toEqual(['text']);
+    expect(await properties(long, ['other'])).toEqual([]);
+    expect(await properties(long, ['short'])).toEqual(['text']);
+    expect(await properties(long)).toEqual(['text']);
+  });
+});

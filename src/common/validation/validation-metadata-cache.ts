@@ -1,0 +1,40 @@
+import { getMetadataStorage } from 'class-validator';
+
+type Storage = ReturnType<typeof getMetadataStorage>;
+type Lookup = Storage['getTargetValidationMetadatas'];
+
+const installed = new WeakSet<Storage>();
+
+/**
+ * Remembers class-validator's rules per class. Its storage works them out again on every
+ * validation of every (nested) object, and to find inherited rules it tests the class against
+ * every class that has any (46 here): a quarter of validating a storefront order's body
+ * (51 → 38 µs a body, 8.0 → 6.5 µs a list query, measured alone). The rules only change
+ * when a decorator registers one, which empties the cache; a lookup by validation groups is
+ * passed through, since the groups vary per call.
+ */
+export function cacheValidationMetadata(storage: Storage = getMetadataStorage()): void {
+  if (installed.has(storage)) return;
+  installed.add(storage);
+  const lookUp: Lookup = storage.getTargetValidationMetadatas.bind(storage);
+  const register = storage.addValidationMetadata.bind(storage);
+  // Per class, then per schema and options (the same for every call of one pipe).
+  const known = new Map<unknown, Map<string, ReturnType<Lookup>>>();
+
+  storage.addValidationMetadata = (metadata) => {
+    known.clear();
+    register(metadata);
+  };
+  storage.getTargetValidationMetadatas = (target, schema, always, strictGroups, groups) => {
+    if (groups?.length) return lookUp(target, schema, always, strictGroups, groups);
+    let ofTarget = known.get(target);
+    if (!ofTarget) known.set(target, (ofTarget = new Map<string, ReturnType<Lookup>>()));
+    const key = `${schema}|${always}|${strictGroups}`;
+    let rules = ofTarget.get(key);
+    if (!rules) {
+      rules = lookUp(target, schema, always, strictGroups, groups);
+      ofTarget.set(key, rules);
+    }
+    return rules;
+  };
+}
