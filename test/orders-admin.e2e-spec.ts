@@ -36,6 +36,60 @@ describe('GET /orders/admin/all and /orders/admin/:orderId', () => {
     expect(response.body.items.map((o: { id: number }) => o.id)).toEqual([...ordersA].reverse());
   });
 
+  // PostgreSQL writes the list's JSON (order-list.query): it must read as the service's own JSON does.
+  it('each line holds the order as stored: the contract’s fields, numbers as numbers, dates as toISOString writes them', async () => {
+    const brand = await fx.brand();
+    const [plain, odd] = [await seedOrder(db.url, brand), await seedOrder(db.url, brand)];
+    const own = await issueKey(fx, brand, { permissions: ['orders.read'] });
+    await withClient(db.url, (c) =>
+      c.query(
+        `UPDATE orders SET ordered_at = '2026-01-02T03:04:05.006Z', delivery_status = 'delivered', stock_shortage = true,
+                           total_kopeks = 9007199254740991, recipient_full_name = 'Иванов "Ivan" \\ Tab	End'
+          WHERE id = $1`,
+        [odd],
+      ),
+    );
+    const response = await request(t.http).get('/orders/admin/all?limit=50').set(own.headers).expect(200);
+    expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(response.body.total).toBe(2);
+    expect(response.body.items.map((item: { id: number }) => item.id)).toEqual([odd, plain]);
+    const stored = await withClient(
+      db.url,
+      async (c) => (await c.query('SELECT * FROM orders WHERE id = $1', [odd])).rows[0],
+    );
+    const line = response.body.items.find((item: { id: number }) => item.id === odd);
+    expect(line).toStrictEqual({
+      id: odd,
+      orderNumber: stored.order_number,
+      source: 'storefront',
+      partnerOrderId: stored.partner_order_id,
+      status: 'paid',
+      paymentStatus: 'paid',
+      deliveryStatus: 'delivered',
+      stockShortage: true,
+      recipientName: 'Иванов "Ivan" \\ Tab\tEnd',
+      totalKopeks: 9007199254740991,
+      orderedAt: '2026-01-02T03:04:05.006Z',
+      createdAt: (stored.created_at as Date).toISOString(),
+    });
+    expect(Object.keys(line)).toEqual([
+      'id',
+      'orderNumber',
+      'source',
+      'partnerOrderId',
+      'status',
+      'paymentStatus',
+      'deliveryStatus',
+      'stockShortage',
+      'recipientName',
+      'totalKopeks',
+      'orderedAt',
+      'createdAt',
+    ]);
+    const second = response.body.items.find((item: { id: number }) => item.id === plain);
+    expect(second).toMatchObject({ deliveryStatus: null, stockShortage: false, totalKopeks: 180000 });
+  });
+
   it('the bench’s bare reference server answers the list exactly as the service does (so the bench compares like with like)', async () => {
     const port = await freePort();
     const reference = await startReferenceServer(db.url, port, 2);

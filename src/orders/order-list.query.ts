@@ -1,34 +1,44 @@
 import { KeyCheckSql } from '../access-keys/verify-key.query';
 import type { Prepared } from '../database/prepared';
 
-// Kept by triggers on orders (migration BrandOrderCounts): a handful of rows, whatever the number of orders.
-export const BRAND_TOTAL = 'SELECT COALESCE(sum(orders), 0) FROM brand_order_counts WHERE brand_id = $1';
+const ISO_UTC = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
-const SUMMARY_COLUMNS = `id, order_number, source, partner_order_id, status, payment_status, delivery_status, stock_shortage,
-                recipient_full_name, total_kopeks, ordered_at, created_at`;
+/**
+ * The list's answer (OrderListResponse) as JSON text, built by PostgreSQL: a page of the brand's
+ * orders, newest first, and the brand's total, kept by triggers on orders (migration
+ * BrandOrderCounts: a handful of rows, whatever the number of orders). Built here rather than
+ * from rows, the answer costs the service no row description, row or date parsing and no
+ * serialisation (35 µs of its 265 a `limit=1` list under the bench). `json`, not `jsonb`, keeps
+ * the keys in the order below; a date reads as Date.prototype.toISOString writes it.
+ */
+const pageJson = (brandId: string, limit: string, offset: string) =>
+  `json_build_object(
+     'items', COALESCE((
+        SELECT json_agg(json_build_object(
+                 'id', o.id, 'orderNumber', o.order_number, 'source', o.source, 'partnerOrderId', o.partner_order_id,
+                 'status', o.status, 'paymentStatus', o.payment_status, 'deliveryStatus', o.delivery_status,
+                 'stockShortage', o.stock_shortage, 'recipientName', o.recipient_full_name, 'totalKopeks', o.total_kopeks,
+                 'orderedAt', to_char(o.ordered_at AT TIME ZONE 'UTC', ${ISO_UTC}),
+                 'createdAt', to_char(o.created_at AT TIME ZONE 'UTC', ${ISO_UTC})) ORDER BY o.id DESC)
+          FROM (SELECT * FROM orders WHERE brand_id = ${brandId} ORDER BY id DESC LIMIT ${limit} OFFSET ${offset}) o
+     ), '[]'::json),
+     'total', (SELECT COALESCE(sum(c.orders), 0) FROM brand_order_counts c WHERE c.brand_id = ${brandId})
+   )::text`;
 
-/** A page of a brand's orders, newest first, with the brand's total ($1 brand, $2 limit, $3 offset). */
+/** A page of a brand's orders ($1 brand, $2 limit, $3 offset): one row, `body`. */
 export const LIST_ORDERS: Prepared = {
   name: 'list_orders',
-  text: `SELECT ${SUMMARY_COLUMNS}, (${BRAND_TOTAL}) AS total
-           FROM orders WHERE brand_id = $1 ORDER BY id DESC LIMIT $2 OFFSET $3`,
+  text: `SELECT ${pageJson('$1', '$2', '$3')} AS body`,
 };
 
 /**
  * LIST_ORDERS carrying the integration key check (PendingKeyCheck; $1 fingerprint, $2 the
  * permission, $3 SETTINGS_MANAGE, $4 limit, $5 offset): the brand is the key's, so a key that
- * fails reads nothing. One row at least, even past the end: the key's outcome and the brand's
- * total, then the page's columns (null when the page is empty).
+ * fails reads nothing. One row: the key's outcome and `body`, null unless the key acted.
  */
 export const LIST_ORDERS_WITH_KEY: Prepared = {
   name: 'list_orders_with_key',
-  text: `WITH ${KeyCheckSql.ctes({ fingerprint: '$1', permission: '$2', settingsManage: '$3' })},
-       page AS (SELECT ${SUMMARY_COLUMNS} FROM orders
-                 WHERE brand_id = (SELECT brand_id FROM key_ok) ORDER BY id DESC LIMIT $4 OFFSET $5)
-       SELECT head.key_check, head.total, page.*
-         FROM (SELECT ${KeyCheckSql.outcome} AS key_check,
-                      (SELECT COALESCE(sum(orders), 0) FROM brand_order_counts
-                        WHERE brand_id = (SELECT brand_id FROM key_ok)) AS total) AS head
-         LEFT JOIN page ON true
-        ORDER BY page.id DESC`,
+  text: `WITH ${KeyCheckSql.ctes({ fingerprint: '$1', permission: '$2', settingsManage: '$3' })}
+       SELECT ${KeyCheckSql.outcome} AS key_check,
+              (SELECT ${pageJson('k.brand_id', '$4', '$5')} FROM key_ok k) AS body`,
 };

@@ -1,4 +1,4 @@
-import type { OrderEntity, OrderSource, OrderStatus, PaymentStatus } from './order.entity';
+import type { OrderEntity } from './order.entity';
 
 export interface OrderItemView {
   id: number;
@@ -52,38 +52,5 @@ export function toOrderView(order: OrderEntity, items: OrderItemView[]) {
     paidAt: order.paidAt?.toISOString() ?? null,
     carrierRegistrationFailedAt: order.carrierRegistrationFailedAt?.toISOString() ?? null,
     items,
-  };
-}
-
-export interface OrderSummaryRow {
-  id: number;
-  order_number: string;
-  source: OrderSource;
-  partner_order_id: string | null;
-  status: OrderStatus;
-  payment_status: PaymentStatus;
-  delivery_status: string | null;
-  stock_shortage: boolean;
-  recipient_full_name: string;
-  total_kopeks: string;
-  ordered_at: Date;
-  created_at: Date;
-}
-
-/** One line of the order list. */
-export function toOrderSummary(row: OrderSummaryRow) {
-  return {
-    id: row.id,
-    orderNumber: row.order_number,
-    source: row.source,
-    partnerOrderId: row.partner_order_id,
-    status: row.status,
-    paymentStatus: row.payment_status,
-    deliveryStatus: row.delivery_status,
-    stockShortage: row.stock_shortage,
-    recipientName: row.recipient_full_name,
-    totalKopeks: Number(row.total_kopeks),
-    orderedAt: row.ordered_at.toISOString(),
-    createdAt: row.created_at.toISOString(),
   };
 }

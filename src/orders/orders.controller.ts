@@ -1,9 +1,10 @@
-import { Body, Controller, Get, HttpCode, Param, Query } from '@nestjs/common';
+import { Body, Controller, Get, Header, HttpCode, Param, Query } from '@nestjs/common';
 import { ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { BrandContext } from '../common/context/request-context';
 import { BrandCtx } from '../common/decorators/ctx.decorator';
 import { KeyCheckedByStatement } from '../common/decorators/key-checked-by-statement.decorator';
 import { RequirePermission } from '../common/decorators/require-permission.decorator';
+import { JSON_CONTENT_TYPE, type JsonText } from '../common/http/json-text';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { CancelOrderDto } from './dto/cancel-order.dto';
 import { ListOrdersQueryDto } from './dto/list-orders-query.dto';
@@ -21,8 +22,9 @@ export class OrdersController {
   @RequirePermission('orders.read')
   @KeyCheckedByStatement()
   @Get('all')
+  @Header('content-type', JSON_CONTENT_TYPE)
   @ApiOkResponse({ type: OrderListResponse })
-  list(@BrandCtx() ctx: BrandContext, @Query() query: ListOrdersQueryDto): Promise<OrderListResponse> {
+  list(@BrandCtx() ctx: BrandContext, @Query() query: ListOrdersQueryDto): Promise<JsonText<OrderListResponse>> {
     return this.orders.list(ctx, query);
   }
 

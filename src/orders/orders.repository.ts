@@ -13,8 +13,9 @@ import { orderEventData } from './order-event-data';
 import type { KeyCheckOutcome } from '../access-keys/verify-key.query';
 import type { PendingKeyCheck } from '../common/context/pending-key-check';
 import { SETTINGS_MANAGE } from '../common/context/permissions';
-import { BRAND_TOTAL, LIST_ORDERS, LIST_ORDERS_WITH_KEY } from './order-list.query';
-import type { OrderSummaryRow } from './order-views';
+import { LIST_ORDERS, LIST_ORDERS_WITH_KEY } from './order-list.query';
+import type { JsonText } from '../common/http/json-text';
+import type { OrderListResponse } from './dto/order.responses';
 
 export interface PayableOrderRow {
   id: number;
@@ -100,25 +101,25 @@ export class OrdersRepository {
   ) {}
 
   /** A page of the brand's orders, newest first, each row carrying the brand's total. */
-  page(brandId: number, limit: number, offset: number): Promise<Array<OrderSummaryRow & { total: string }>> {
-    return this.statements.run(LIST_ORDERS, [brandId, limit, offset]);
+  /** A page of the brand's orders with its total, as the list's JSON answer. */
+  async page(brandId: number, limit: number, offset: number): Promise<JsonText<OrderListResponse>> {
+    return (await this.statements.run<{ body: string }>(LIST_ORDERS, [brandId, limit, offset]))[0].body;
   }
 
-  /**
-   * The same page with the key check in the statement (LIST_ORDERS_WITH_KEY): one row at least,
-   * the first carrying the check's outcome; a row without an id stands for an empty page.
-   */
-  pageWithKey(
+  /** The same page with the key check in the statement (LIST_ORDERS_WITH_KEY); no body unless the key acted. */
+  async pageWithKey(
     key: PendingKeyCheck,
     limit: number,
     offset: number,
-  ): Promise<Array<Partial<OrderSummaryRow> & { key_check: KeyCheckOutcome; total: string }>> {
-    return this.statements.run(LIST_ORDERS_WITH_KEY, [key.fingerprint, key.permission, SETTINGS_MANAGE, limit, offset]);
-  }
-
-  async brandTotal(brandId: number): Promise<number> {
-    const rows: Array<{ n: string }> = await this.db.query(`SELECT (${BRAND_TOTAL}) AS n`, [brandId]);
-    return Number(rows[0].n);
+  ): Promise<{ key_check: KeyCheckOutcome; body: JsonText<OrderListResponse> | null }> {
+    const rows = await this.statements.run<{ key_check: KeyCheckOutcome; body: string | null }>(LIST_ORDERS_WITH_KEY, [
+      key.fingerprint,
+      key.permission,
+      SETTINGS_MANAGE,
+      limit,
+      offset,
+    ]);
+    return rows[0];
   }
 
   byId(orderId: number): Promise<OrderEntity | null> {

@@ -6,9 +6,11 @@ import { AppError } from '../common/errors/app-error';
 import { ErrorText } from '../common/errors/error-texts';
 import { Transactions } from '../database/transactions';
 import { BrandOwnership } from '../security-journal/brand-ownership';
+import type { JsonText } from '../common/http/json-text';
+import type { OrderListResponse } from './dto/order.responses';
 import type { PlatformOrderDto } from './dto/platform-order.dto';
 import type { OrderEntity } from './order.entity';
-import { toOrderSummary, toOrderView, type OrderSummaryRow } from './order-views';
+import { toOrderView } from './order-views';
 import { OrderLifecycle } from './order-lifecycle';
 import { OrdersRepository } from './orders.repository';
 import { OrderWriter } from './order-writer';
@@ -25,21 +27,13 @@ export class OrdersService {
     private readonly keys: KeyChecks,
   ) {}
 
-  /** The brand's orders, newest first, with the total in the same round trip (the key-check hot path). */
-  async list(ctx: BrandContext, page: { limit: number; offset: number }) {
+  /** The brand's orders, newest first, with the total, as JSON text (the key-check hot path: one round trip). */
+  async list(ctx: BrandContext, page: { limit: number; offset: number }): Promise<JsonText<OrderListResponse>> {
     if (ctx.pendingKey) {
-      // The key check rides in the list's statement: one round trip.
-      const rows = await this.orders.pageWithKey(ctx.pendingKey, page.limit, page.offset);
-      if ((await this.keys.settle(ctx, rows[0].key_check)).acted) {
-        const items = rows.filter((row): row is OrderSummaryRow & typeof row => row.id != null);
-        return { items: items.map(toOrderSummary), total: Number(rows[0].total) };
-      }
+      const { key_check, body } = await this.orders.pageWithKey(ctx.pendingKey, page.limit, page.offset);
+      if ((await this.keys.settle(ctx, key_check)).acted && body !== null) return body;
     }
-    const rows = await this.orders.page(ctx.brandId, page.limit, page.offset);
-    // A page past the end has no rows to carry the total.
-    const total =
-      rows.length > 0 || page.offset === 0 ? Number(rows[0]?.total ?? 0) : await this.orders.brandTotal(ctx.brandId);
-    return { items: rows.map(toOrderSummary), total };
+    return this.orders.page(ctx.brandId, page.limit, page.offset);
   }
 
   async get(ctx: BrandContext, orderId: number) {
