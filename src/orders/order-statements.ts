@@ -133,13 +133,17 @@ export const INSERT_ORDER: Prepared = {
  * repeat check) and nothing is matched, locked or written; so is nothing when a line matches no
  * size ("unmatched": the caller asks the matcher which, for the 422). One round trip instead of
  * a lookup, a matching query, BEGIN, order, stock, mail, COMMIT.
+ *
+ * The answer is one row; its `outcome` is null when nothing happened: a twin committed first
+ * (read it with a new snapshot) or, with the key check, the key did not pass. One row with a CASE rather than a UNION ALL arm per outcome: PostgreSQL sets up
+ * every arm on every run, and the arms cost an order about 90 µs of the database's time
+ * (pg_stat_statements under webhook_unique: 770/740 → 677/650 µs a statement).
  */
 function acceptStorefrontOrderSql(
   A: Readonly<Record<(typeof STOREFRONT_PARAMS)[number], string>>,
   key: { ctes: string; ok: string; outcome: string } | null,
   events: boolean,
 ): string {
-  const none = key ? ', NULL::jsonb AS key_check' : '';
   // Without the event parts, a brand that listens for order.created gets no order at all: the
   // answer is `listens`, and the caller runs the statement with them.
   const listens = events ? 'false' : WebhooksSql.hasSubscriber(A.brandId, `'order.created'`);
@@ -194,21 +198,14 @@ function acceptStorefrontOrderSql(
        mail AS (${enqueueSql(
          `SELECT 'mail.order_accepted', jsonb_build_object('orderId', created.id), 'order_accepted:' || created.id FROM created WHERE ${A.acceptanceMail}::boolean`,
        )})
-       SELECT 'created' AS outcome, id, order_number, hash, total_kopeks, NULL::text AS request_fingerprint,
-              ${events ? WebhooksSql.deliveriesWritten : '0'} AS deliveries${none} FROM created
-       UNION ALL
-       SELECT 'earlier', id, order_number, hash, total_kopeks, request_fingerprint, 0${none} FROM earlier
-       UNION ALL
-       SELECT 'listens', NULL, NULL, NULL, NULL, NULL, 0${none} WHERE (SELECT yes FROM listens) AND NOT EXISTS (SELECT 1 FROM earlier)
-       UNION ALL
-       SELECT 'unmatched', NULL, NULL, NULL, NULL, NULL, 0${none}
-        WHERE NOT (SELECT ok FROM ready) AND NOT EXISTS (SELECT 1 FROM earlier) AND NOT (SELECT yes FROM listens)${
-          key
-            ? ` AND ${key.ok}
-       UNION ALL
-       SELECT 'key', NULL, NULL, NULL, NULL, NULL, 0, ${key.outcome}`
-            : ''
-        }`;
+       SELECT CASE WHEN c.id IS NOT NULL THEN 'created'
+                   WHEN e.id IS NOT NULL THEN 'earlier'
+                   WHEN (SELECT yes FROM listens) THEN 'listens'
+                   WHEN NOT (SELECT ok FROM ready)${key ? ` AND ${key.ok}` : ''} THEN 'unmatched' END AS outcome,
+              COALESCE(c.id, e.id) AS id, COALESCE(c.order_number, e.order_number) AS order_number,
+              COALESCE(c.hash, e.hash) AS hash, COALESCE(c.total_kopeks, e.total_kopeks) AS total_kopeks,
+              e.request_fingerprint, ${events ? WebhooksSql.deliveriesWritten : '0'} AS deliveries${key ? `, ${key.outcome} AS key_check` : ''}
+         FROM (SELECT 1) AS one LEFT JOIN created c ON true LEFT JOIN earlier e ON true`;
 }
 
 export const ACCEPT_STOREFRONT_ORDER: Prepared = {
@@ -232,7 +229,7 @@ const K = ACCEPT_STOREFRONT_ORDER_WITH_KEY_PARAMS.$;
 /**
  * ACCEPT_STOREFRONT_ORDER carrying the integration key check (PendingKeyCheck): the brand and
  * the ledger's actor are the key's, so for a key that fails the check every part finds nothing
- * and writes nothing; the answer has one more row, `key`, with the check's outcome. One round trip
+ * and writes nothing; the answer's row also carries `key_check`, the check's outcome. One round trip
  * for a new order instead of two.
  */
 const withKey = (events: boolean) =>

@@ -97,9 +97,9 @@ export class OrderWriter {
         settingsManage: SETTINGS_MANAGE,
       }),
     );
-    const checked = rows.find((row) => row.outcome === 'key')?.key_check;
+    const checked = rows[0]?.key_check;
     if (!checked) throw new Error('the storefront statement answered without its key check');
-    return { key: checked, outcome: outcomeOf(rows.filter((row) => row.outcome !== 'key')) };
+    return { key: checked, outcome: outcomeOf(rows) };
   }
 
   /**
@@ -134,7 +134,7 @@ export class OrderWriter {
 export type StorefrontOutcome = { created: OrderRef } | { earlier: EarlierOrder } | 'unmatched' | null;
 
 type OutcomeRow = EarlierRow & {
-  outcome: 'created' | 'earlier' | 'unmatched' | 'key' | 'listens';
+  outcome: 'created' | 'earlier' | 'unmatched' | 'listens' | null;
   deliveries: number;
   key_check?: KeyCheckOutcome;
 };
@@ -152,7 +152,7 @@ function storefrontValues(order: StorefrontOrder, options: { acceptanceMail: boo
 
 function outcomeOf(rows: OutcomeRow[]): StorefrontOutcome {
   const row = rows[0];
-  if (!row) return null;
+  if (!row?.outcome) return null;
   if (row.outcome === 'unmatched') return 'unmatched';
   return row.outcome === 'earlier' ? { earlier: earlierOrderOf(row) } : { created: refOf(row) };
 }
