@@ -1,7 +1,6 @@
 import { KeyCheckSql } from '../access-keys/verify-key.query';
+import { isoTimestampSql } from '../database/iso-timestamp.sql';
 import type { Prepared } from '../database/prepared';
-
-const ISO_UTC = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
 /**
  * The list's answer (OrderListResponse) as JSON text, built by PostgreSQL: a page of the brand's
@@ -9,7 +8,7 @@ const ISO_UTC = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
  * BrandOrderCounts: a handful of rows, whatever the number of orders). Built here rather than
  * from rows, the answer costs the service no row description, row or date parsing and no
  * serialisation (35 µs of its 265 a `limit=1` list under the bench). `json`, not `jsonb`, keeps
- * the keys in the order below; a date reads as Date.prototype.toISOString writes it.
+ * the keys in the order below.
  */
 const pageJson = (brandId: string, limit: string, offset: string) =>
   `json_build_object(
@@ -18,8 +17,8 @@ const pageJson = (brandId: string, limit: string, offset: string) =>
                  'id', o.id, 'orderNumber', o.order_number, 'source', o.source, 'partnerOrderId', o.partner_order_id,
                  'status', o.status, 'paymentStatus', o.payment_status, 'deliveryStatus', o.delivery_status,
                  'stockShortage', o.stock_shortage, 'recipientName', o.recipient_full_name, 'totalKopeks', o.total_kopeks,
-                 'orderedAt', to_char(o.ordered_at AT TIME ZONE 'UTC', ${ISO_UTC}),
-                 'createdAt', to_char(o.created_at AT TIME ZONE 'UTC', ${ISO_UTC})) ORDER BY o.id DESC)
+                 'orderedAt', ${isoTimestampSql('o.ordered_at')},
+                 'createdAt', ${isoTimestampSql('o.created_at')}) ORDER BY o.id DESC)
           FROM (SELECT * FROM orders WHERE brand_id = ${brandId} ORDER BY id DESC LIMIT ${limit} OFFSET ${offset}) o
      ), '[]'::json),
      'total', (SELECT COALESCE(sum(c.orders), 0) FROM brand_order_counts c WHERE c.brand_id = ${brandId})

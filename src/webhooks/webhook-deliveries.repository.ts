@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { isoTimestampSql } from '../database/iso-timestamp.sql';
 import { changedRows } from '../database/returning';
 import type { Tx } from '../database/transactions';
 
@@ -162,7 +163,7 @@ export class WebhookDeliveriesRepository {
          INSERT INTO webhook_messages (msg_id, brand_id, event_type, payload)
          VALUES ('msg_' || replace(gen_random_uuid()::text, '-', ''), $1, 'webhook.test',
                  jsonb_build_object('type', 'webhook.test',
-                                    'timestamp', to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+                                    'timestamp', ${isoTimestampSql('now()')},
                                     'data', jsonb_build_object('endpointId', $2::int)))
          RETURNING id, msg_id
        ), delivery AS (

@@ -1,3 +1,5 @@
+import { isoTimestampSql } from '../database/iso-timestamp.sql';
+
 /**
  * The outbound webhooks' statement parts (contract §10), composed into the statement that
  * records an event (DomainEventsSql), so the message and its deliveries commit with the change
@@ -23,7 +25,7 @@ export const WebhooksSql = {
        INSERT INTO webhook_messages (msg_id, brand_id, event_type, payload)
        SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), e.brand_id, e.type,
               jsonb_build_object('type', e.type,
-                                 'timestamp', to_char(e.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+                                 'timestamp', ${isoTimestampSql('e.occurred_at')},
                                  'data', e.data)
          FROM ${events} e WHERE EXISTS (SELECT 1 FROM wh_targets)
        RETURNING id
