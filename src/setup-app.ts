@@ -14,6 +14,7 @@ import { assertUtf8, parseJsonBody } from './common/http/json-body';
 import { assignRequestId } from './common/http/request-id';
 import { createValidationPipe } from './common/validation/validation.pipe';
 import { ErrorBody } from './common/errors/error-body';
+import { installLeanAsyncResourceBind } from './common/runtime/async-resource-bind';
 import { describeErrorBodies } from './common/errors/error-responses';
 
 /**
@@ -52,6 +53,8 @@ export function createHttpAdapter(options: { platform?: HttpPlatform; trustProxy
 
 /** Everything between creating the app and listening; main.ts and the e2e suites share it. */
 export function setupApp<T extends INestApplication>(app: T): T {
+  // Every request with a body binds callbacks to its async context; Node 20's bind is slow.
+  installLeanAsyncResourceBind();
   app.useLogger(app.get(Logger));
   const filter = new ErrorFilter(app.getHttpAdapter() as AbstractHttpAdapter);
   if (app.getHttpAdapter().getType() === 'express') setupExpress(app as unknown as NestExpressApplication, filter);

@@ -1,0 +1,51 @@
+import { AsyncResource } from 'node:async_hooks';
+
+type Bind = (this: AsyncResource, fn: (...args: never[]) => unknown, thisArg?: unknown) => unknown;
+
+/**
+ * True when this Node.js gives every function bound by `AsyncResource#bind` the deprecated
+ * `asyncResource` property (DEP0172) through `util.deprecate`, as Node 20 does.
+ */
+export function bindCarriesDeprecatedProperty(): boolean {
+  const bound = new AsyncResource('probe').bind(() => undefined);
+  return Object.getOwnPropertyDescriptor(bound, 'asyncResource')?.get !== undefined;
+}
+
+/**
+ * `AsyncResource#bind` as Node.js has it since the deprecated `asyncResource` property of bound
+ * functions went away (nodejs/node#58218, #58618). Node 20 still wraps that property's getter and
+ * setter in `util.deprecate` on every call, which sets the prototype of two new functions: about
+ * 12 µs a bind, and every request with a body binds (Fastify's body parser, raw-body and
+ * on-finished on Express, Nest's interceptors twice per interceptor). The whole pipeline slows by
+ * far more than that: the storefront webhook's, up to its handler, took 580–671 µs of CPU a request
+ * with it and 406–451 µs without (docs/performance.md), which fits prototype changes costing V8
+ * its inline caches elsewhere too.
+ *
+ * The bound function runs `fn` in the resource's async context, with `thisArg` or the caller's
+ * `this`, returns what it returns and keeps its `length`, as before; only the property nothing
+ * here reads is gone. Installed once, and only on a Node that still defines that property.
+ */
+export function installLeanAsyncResourceBind(): boolean {
+  if (!bindCarriesDeprecatedProperty()) return false;
+  (AsyncResource.prototype as unknown as { bind: Bind }).bind = function (this: AsyncResource, fn, thisArg) {
+    return leanBind(this, fn, thisArg);
+  };
+  return true;
+}
+
+function leanBind(resource: AsyncResource, fn: (...args: never[]) => unknown, thisArg: unknown): unknown {
+  if (typeof fn !== 'function') {
+    throw Object.assign(new TypeError(`The "fn" argument must be of type function. Received ${typeof fn}`), {
+      code: 'ERR_INVALID_ARG_TYPE',
+    });
+  }
+  const run = fn as (...args: unknown[]) => unknown;
+  const bound =
+    thisArg === undefined
+      ? function (this: unknown, ...args: unknown[]) {
+          return resource.runInAsyncScope(run, this, ...args);
+        }
+      : resource.runInAsyncScope.bind(resource, run, thisArg);
+  Object.defineProperty(bound, 'length', { configurable: true, enumerable: false, writable: false, value: fn.length });
+  return bound;
+}
