@@ -16,10 +16,9 @@ export function bindCarriesDeprecatedProperty(): boolean {
  * functions went away (nodejs/node#58218, #58618). Node 20 still wraps that property's getter and
  * setter in `util.deprecate` on every call, which sets the prototype of two new functions: about
  * 12 µs a bind, and every request with a body binds (Fastify's body parser, raw-body and
- * on-finished on Express, Nest's interceptors twice per interceptor). The whole pipeline slows by
- * far more than that: the storefront webhook's, up to its handler, took 580–671 µs of CPU a request
- * with it and 406–451 µs without (docs/performance.md), which fits prototype changes costing V8
- * its inline caches elsewhere too.
+ * on-finished on Express, Nest's interceptors twice per interceptor), plus the garbage the wrappers
+ * leave: the storefront webhook's pipeline, up to its handler, took 580–671 µs of CPU a request
+ * with it and 406–451 µs without (docs/performance.md).
  *
  * The bound function runs `fn` in the resource's async context, with `thisArg` or the caller's
  * `this`, returns what it returns and keeps its `length`, as before; only the property nothing
