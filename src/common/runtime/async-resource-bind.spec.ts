@@ -27,12 +27,12 @@ describe('installLeanAsyncResourceBind', () => {
   it("passes arguments and the caller's this, or thisArg, and returns the result", () => {
     const receiver = { name: 'receiver' };
     const other = { name: 'other' };
-    function describe(this: { name: string } | undefined, a: number, b: number) {
+    function label(this: { name: string } | undefined, a: number, b: number) {
       return `${this?.name}:${a + b}`;
     }
-    const withCallerThis = new AsyncResource('test').bind(describe);
+    const withCallerThis = new AsyncResource('test').bind(label);
     expect(withCallerThis.call(receiver, 1, 2)).toBe('receiver:3');
-    const withThisArg = AsyncResource.bind(describe, 'test', other);
+    const withThisArg = AsyncResource.bind(label, 'test', other);
     expect(withThisArg.call(receiver, 2, 3)).toBe('other:5');
     expect(withCallerThis.length).toBe(2);
     expect(withThisArg.length).toBe(2);
