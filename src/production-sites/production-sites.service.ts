@@ -12,7 +12,7 @@ import type { UpdateProductionSiteDto } from './dto/update-production-site.dto';
 import type { ProductionSiteEntity } from './production-site.entity';
 import { ProductionSitesRepository } from './production-sites.repository';
 import { SiteKeyCache } from './site-key-cache';
-import { generateSiteKey, isWellFormedSiteKey, siteKeyFingerprint } from './site-key-format';
+import { generateSiteKey, isWellFormedSiteKey, siteKeyFingerprint, siteKeyFingerprintHex } from './site-key-format';
 import type { SiteKeyEntity } from './site-key.entity';
 import { SiteKeyPrincipal } from './site-key.principal';
 
@@ -151,10 +151,10 @@ export class ProductionSitesService {
    */
   async verify(key: string): Promise<SiteKeyPrincipal | null> {
     if (!isWellFormedSiteKey(key)) return null;
-    const fingerprint = siteKeyFingerprint(key);
-    const cacheKey = fingerprint.toString('hex');
+    const cacheKey = siteKeyFingerprintHex(key);
     const cached = this.cache.get(cacheKey);
     if (cached) return cached.value;
+    const fingerprint = Buffer.from(cacheKey, 'hex');
     const row = await this.sites.usableKeyByFingerprint(fingerprint);
     const principal =
       row && timingSafeEqual(row.fingerprint, fingerprint)
