@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 /** Unguessable token for the buyer's tracking link (128 random bits). */
 export function newOrderHash(): string {
@@ -7,7 +7,7 @@ export function newOrderHash(): string {
 
 /** Key order-independent JSON, hashed: equal requests give equal fingerprints. */
 export function requestFingerprint(value: unknown): string {
-  return createHash('sha256').update(canonicalJson(value)).digest('hex');
+  return hash('sha256', canonicalJson(value), 'hex');
 }
 
 function canonicalJson(value: unknown): string {
