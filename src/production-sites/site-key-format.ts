@@ -18,7 +18,7 @@ export function siteKeyFingerprint(key: string): Buffer {
 /**
  * The fingerprint as hex text, by Node's one-shot digest: checking a cached key needs no Buffer.
  * Measured in place under load, a digest returned as a Buffer (a Hash object's or the one-shot's)
- * cost site_me 22–25 µs a request and one returned as text about 10, though each takes 1–2 µs in
+ * cost site_me 18–32 µs a request and one returned as text about 10, though each takes 1–2 µs in
  * a loop (docs/performance.md).
  */
 export function siteKeyFingerprintHex(key: string): string {
