@@ -1,6 +1,5 @@
 import { CallHandler, ExecutionContext, Injectable, Logger, NestInterceptor } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { createHash } from 'node:crypto';
 import { from, lastValueFrom, type Observable } from 'rxjs';
 import { contextOf } from '../common/context/context-of';
 import type { HttpRequest } from '../common/context/http-types';
@@ -8,6 +7,7 @@ import { AppError } from '../common/errors/app-error';
 import { describeError } from '../common/errors/error-description';
 import { ErrorText } from '../common/errors/error-texts';
 import { headerOf } from '../common/http/header-of';
+import { sha256Bytes } from '../common/runtime/sha256';
 import { IdempotencyRepository } from './idempotency.repository';
 
 const VALID_KEY = /^[\x20-\x7e]{1,255}$/;
@@ -57,9 +57,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const scope = `${principal.kind}:${principal.id}`;
     const http = this.adapterHost.httpAdapter;
     const path = contextOf(request).path;
-    const hash = createHash('sha256')
-      .update(`${request.method} ${path}\n${JSON.stringify(request.body ?? null)}`)
-      .digest();
+    const hash = sha256Bytes(`${request.method} ${path}\n${JSON.stringify(request.body ?? null)}`);
     const claim = await this.keys.claim(scope, key, hash, ABANDON_AFTER_SECONDS);
     if (claim.kind === 'mismatch') throw AppError.unprocessable(ErrorText.idempotencyKeyReused);
     if (claim.kind === 'in_progress') throw AppError.conflict(ErrorText.idempotencyKeyInProgress);

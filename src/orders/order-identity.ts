@@ -1,4 +1,5 @@
-import { hash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { sha256Hex } from '../common/runtime/sha256';
 
 /** Unguessable token for the buyer's tracking link (128 random bits). */
 export function newOrderHash(): string {
@@ -7,7 +8,7 @@ export function newOrderHash(): string {
 
 /** Key order-independent JSON, hashed: equal requests give equal fingerprints. */
 export function requestFingerprint(value: unknown): string {
-  return hash('sha256', canonicalJson(value), 'hex');
+  return sha256Hex(canonicalJson(value));
 }
 
 function canonicalJson(value: unknown): string {

@@ -1,4 +1,5 @@
-import { hash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { sha256Bytes, sha256Hex } from '../common/runtime/sha256';
 
 const SHAPE = /^[0-9a-f]{48}$/;
 
@@ -12,15 +13,10 @@ export function isWellFormedSiteKey(key: string): boolean {
 }
 
 export function siteKeyFingerprint(key: string): Buffer {
-  return Buffer.from(siteKeyFingerprintHex(key), 'hex');
+  return sha256Bytes(key);
 }
 
-/**
- * The fingerprint as hex text, by Node's one-shot digest: checking a cached key needs no Buffer.
- * Measured in place under load, a digest returned as a Buffer (a Hash object's or the one-shot's)
- * cost site_me 18–32 µs a request and one returned as text about 10, though each takes 1–2 µs in
- * a loop (docs/performance.md).
- */
+/** The fingerprint as hex text: what the site-key cache is keyed by, so a cached key needs no bytes. */
 export function siteKeyFingerprintHex(key: string): string {
-  return hash('sha256', key, 'hex');
+  return sha256Hex(key);
 }
