@@ -1,5 +1,5 @@
 import { AppError } from '../errors/app-error';
-import { MAX_BODY_DEPTH, parseJsonBody } from './json-body';
+import { isPlainJsonBody, MAX_BODY_DEPTH, parseJsonBody } from './json-body';
 
 function refusalOf(text: string): AppError {
   try {
@@ -79,5 +79,30 @@ describe('parseJsonBody', () => {
     ]);
     expect(refusalOf('{"a\\u0000":1}').details).toEqual(['body must not contain NUL characters in its keys']);
     expect(refusalOf('"\\u0000"').status).toBe(400);
+  });
+});
+
+describe('isPlainJsonBody', () => {
+  it('holds for what parseJsonBody returned with no constructor or prototype key at any depth', () => {
+    expect(isPlainJsonBody(parseJsonBody('{"a":[1,{"b":"constructor"}],"c":{"d":"prototype"}}'))).toBe(true);
+    expect(isPlainJsonBody(parseJsonBody('[{"a":1}]'))).toBe(true);
+    expect(isPlainJsonBody(parseJsonBody(''))).toBe(true);
+  });
+
+  it('does not hold once such a key is anywhere in the body, so the validation pipe strips it', () => {
+    for (const text of [
+      '{"constructor":"x"}',
+      '{"a":{"prototype":1}}',
+      '{"a":[{"b":{"constructor":{}}}]}',
+      '[{"prototype":null}]',
+    ])
+      expect([text, isPlainJsonBody(parseJsonBody(text))]).toEqual([text, false]);
+  });
+
+  it('does not hold for a value the parser did not make, however plain', () => {
+    expect(isPlainJsonBody({ a: 1 })).toBe(false);
+    expect(isPlainJsonBody(JSON.parse('{"a":1}'))).toBe(false);
+    expect(isPlainJsonBody(parseJsonBody('"text"'))).toBe(false);
+    expect(isPlainJsonBody(null)).toBe(false);
   });
 });

@@ -12,16 +12,32 @@ export const MAX_BODY_DEPTH = 32;
  * beyond MAX_BODY_DEPTH and strings holding NUL, which PostgreSQL's text cannot store.
  */
 export function parseJsonBody(text: string): unknown {
-  if (text.length === 0) return {};
+  if (text.length === 0) return remember({});
   let value: unknown;
   try {
     value = parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
   } catch {
     throw refusal(text);
   }
-  const problem = shapeProblem(value);
-  if (problem) throw AppError.badRequest([problem]);
+  const shape = shapeOf(value);
+  if (shape.problem) throw AppError.badRequest([shape.problem]);
+  return shape.prototypeKeys ? value : remember(value);
+}
+
+const plainBodies = new WeakSet<object>();
+
+function remember(value: unknown): unknown {
+  if (typeof value === 'object' && value !== null) plainBodies.add(value);
   return value;
+}
+
+/**
+ * Whether `value` is a body as parseJsonBody returned it, holding no key named `constructor` or
+ * `prototype` at any depth (`__proto__` is refused). The validation pipe then skips its own walks
+ * for such keys and for sparse arrays, which JSON cannot express (validation-pipe.ts).
+ */
+export function isPlainJsonBody(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && plainBodies.has(value);
 }
 
 const CHARSET = /;\s*charset\s*=\s*"?([^";\s]*)"?/i;
@@ -36,24 +52,26 @@ export function assertUtf8(contentType: string | undefined): void {
 
 /**
  * One walk over the parsed body, depth-first with its own stack (never the call stack), that
- * stops at the first level past the limit.
+ * stops at the first level past the limit, and notes keys the validation pipe strips.
  */
-function shapeProblem(root: unknown): string | undefined {
+function shapeOf(root: unknown): { problem?: string; prototypeKeys: boolean } {
+  let prototypeKeys = false;
   const stack: Array<{ node: unknown; path: string; depth: number }> = [{ node: root, path: 'body', depth: 0 }];
   while (stack.length > 0) {
     const { node, path, depth } = stack.pop()!;
     if (typeof node === 'string') {
-      if (node.includes('\u0000')) return ErrorText.nulInText(path);
+      if (node.includes('\u0000')) return { problem: ErrorText.nulInText(path), prototypeKeys };
       continue;
     }
     if (node === null || typeof node !== 'object') continue;
-    if (depth >= MAX_BODY_DEPTH) return ErrorText.nestedTooDeep(MAX_BODY_DEPTH);
+    if (depth >= MAX_BODY_DEPTH) return { problem: ErrorText.nestedTooDeep(MAX_BODY_DEPTH), prototypeKeys };
     for (const [key, child] of Object.entries(node)) {
-      if (key.includes('\u0000')) return ErrorText.nulInKeys(path);
+      if (key.includes('\u0000')) return { problem: ErrorText.nulInKeys(path), prototypeKeys };
+      if (key === 'constructor' || key === 'prototype') prototypeKeys = true;
       stack.push({ node: child, path: path === 'body' ? key : `${path}.${key}`, depth: depth + 1 });
     }
   }
-  return undefined;
+  return { prototypeKeys };
 }
 
 /** Only on the failure path: tells a malformed body from a well-formed one with a forbidden key. */

@@ -1,4 +1,12 @@
-import { IsInt, IsString, MaxLength, registerDecorator, validate, ValidationArguments } from 'class-validator';
+import {
+  getMetadataStorage,
+  IsInt,
+  IsString,
+  MaxLength,
+  registerDecorator,
+  validate,
+  ValidationArguments,
+} from 'class-validator';
 import { cacheValidationMetadata } from './validation-metadata-cache';
 
 class Base {
@@ -51,5 +59,17 @@ describe('cacheValidationMetadata', () => {
     expect(await properties(long, ['other'])).toEqual([]);
     expect(await properties(long, ['short'])).toEqual(['text']);
     expect(await properties(long)).toEqual(['text']);
+  });
+
+  it("groups a class's rules by property once, and again after a rule is registered", () => {
+    const storage = getMetadataStorage();
+    const rules = () => storage.getTargetValidationMetadatas(Child, '', false, false);
+    const first = storage.groupByPropertyName(rules());
+    expect(Object.keys(first).sort()).toEqual(['count', 'name']);
+    expect(storage.groupByPropertyName(rules())).toBe(first);
+    registerDecorator({ target: Child, propertyName: 'extra', validator: { validate: () => true } });
+    const after = storage.groupByPropertyName(rules());
+    expect(after).not.toBe(first);
+    expect(Object.keys(after).sort()).toEqual(['count', 'extra', 'name']);
   });
 });

@@ -25,6 +25,15 @@ export function cacheValidationMetadata(storage: Storage = getMetadataStorage())
     known.clear();
     register(metadata);
   };
+  // class-validator groups a class's rules by property on every validation of every object;
+  // the rules above are the same array each time, so the grouping can be remembered by it.
+  const group = storage.groupByPropertyName.bind(storage);
+  const grouped = new WeakMap<object, ReturnType<Storage['groupByPropertyName']>>();
+  storage.groupByPropertyName = (metadata) => {
+    let byProperty = grouped.get(metadata);
+    if (!byProperty) grouped.set(metadata, (byProperty = group(metadata)));
+    return byProperty;
+  };
   storage.getTargetValidationMetadatas = (target, schema, always, strictGroups, groups) => {
     if (groups?.length) return lookUp(target, schema, always, strictGroups, groups);
     let ofTarget = known.get(target);
