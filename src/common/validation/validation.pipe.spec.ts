@@ -56,8 +56,14 @@ describe('createValidationPipe', () => {
   afterEach(() => jest.restoreAllMocks());
 
   it("skips Nest's walks for prototype keys and array gaps on a body the JSON parser found free of both", async () => {
-    const strip = jest.spyOn(ValidationPipe.prototype as unknown as { stripProtoKeys(v: unknown): void }, 'stripProtoKeys');
-    const close = jest.spyOn(ValidationPipe.prototype as unknown as { closeArrayGaps(v: unknown): void }, 'closeArrayGaps');
+    const strip = jest.spyOn(
+      ValidationPipe.prototype as unknown as { stripProtoKeys(v: unknown): void },
+      'stripProtoKeys',
+    );
+    const close = jest.spyOn(
+      ValidationPipe.prototype as unknown as { closeArrayGaps(v: unknown): void },
+      'closeArrayGaps',
+    );
     const value = (await pipe.transform(parseJsonBody('{"name":"a","lines":[{"article":"x"}]}'), asBody)) as Body;
     expect([strip.mock.calls.length, close.mock.calls.length]).toEqual([0, 0]);
     expect(value).toBeInstanceOf(Body);
