@@ -13,10 +13,14 @@ import { fingerprintOf, isWellFormedIntegrationKey } from '../src/access-keys/in
 import type { KeyCheckOutcome } from '../src/access-keys/verify-key.query';
 import { SETTINGS_MANAGE } from '../src/common/context/permissions';
 import { LIST_ORDERS_WITH_KEY } from '../src/orders/order-list.query';
+import { GENERIC_PLANS } from '../src/database/data-source-options';
 
+// The service's connection settings: without its generic plans the list is re-planned on every
+// call, and the yardstick measured PostgreSQL's planner (2 014 req/s against the service's 2 127).
 const pool = new Pool({
   connectionString: process.env.REFERENCE_DATABASE_URL,
   max: Number(process.env.REFERENCE_POOL_SIZE ?? 30),
+  options: GENERIC_PLANS,
 });
 
 function send(response: ServerResponse, status: number, body: unknown): void {

@@ -1,6 +1,14 @@
 import { DataSourceOptions } from 'typeorm';
 import { migrations } from './migrations';
 
+/**
+ * Every statement here is a keyed lookup or a brand's page, for which the generic plan is the
+ * right one; left to choose, PostgreSQL re-plans `… LIMIT $n` on every call (a parameter limit is
+ * costed as a tenth of the table), and planning the order list cost four times its execution
+ * (docs/performance.md).
+ */
+export const GENERIC_PLANS = '-c plan_cache_mode=force_generic_plan';
+
 /** One definition of the connection, shared by the service, the tests and the TypeORM CLI. */
 export function dataSourceOptions(url: string, poolSize = 10): DataSourceOptions {
   return {
@@ -17,11 +25,7 @@ export function dataSourceOptions(url: string, poolSize = 10): DataSourceOptions
       // Fail fast instead of hanging when the server is gone, so /health can answer 503.
       connectionTimeoutMillis: 5000,
       application_name: 'commerce-integration-layer',
-      // Every statement here is a keyed lookup or a brand's page, for which the generic plan is the
-      // right one; left to choose, PostgreSQL re-plans `… LIMIT $n` on every call (a parameter
-      // limit is costed as a tenth of the table), and planning the order list cost four times its
-      // execution (docs/performance.md).
-      options: '-c plan_cache_mode=force_generic_plan',
+      options: GENERIC_PLANS,
     },
   };
 }
