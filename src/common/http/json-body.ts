@@ -34,7 +34,7 @@ function remember(value: unknown): unknown {
 /**
  * Whether `value` is a body as parseJsonBody returned it, holding no key named `constructor` or
  * `prototype` at any depth (`__proto__` is refused). The validation pipe then skips its own walks
- * for such keys and for sparse arrays, which JSON cannot express (validation-pipe.ts).
+ * for such keys and for sparse arrays, which JSON cannot express (validation.pipe.ts).
  */
 export function isPlainJsonBody(value: unknown): boolean {
   return typeof value === 'object' && value !== null && plainBodies.has(value);
