@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto';
+import { randomBase64url } from '../common/runtime/random-text';
 import { sha256Hex } from '../common/runtime/sha256';
 
 /** Unguessable token for the buyer's tracking link (128 random bits). */
 export function newOrderHash(): string {
-  return randomBytes(16).toString('base64url');
+  return randomBase64url(16);
 }
 
 /** Key order-independent JSON, hashed: equal requests give equal fingerprints. */
