@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { DEFAULT_DATABASE_POOL_SIZE } from '../src/config/environment';
 import { settle } from './database';
 import { run, WARMUP, type NextRequest, type ScenarioResult } from './load';
 import { stopService } from './service-process';
@@ -11,7 +12,11 @@ import { stopService } from './service-process';
  */
 export async function measureReference(url: string, next: NextRequest): Promise<ScenarioResult> {
   const port = 3990 + Math.floor(Math.random() * 9);
-  const server = await startReferenceServer(url, port, Number(process.env.DATABASE_POOL_SIZE ?? 30));
+  const server = await startReferenceServer(
+    url,
+    port,
+    Number(process.env.DATABASE_POOL_SIZE ?? DEFAULT_DATABASE_POOL_SIZE),
+  );
   try {
     const base = `http://127.0.0.1:${port}`;
     await settle(url);

@@ -25,6 +25,9 @@ const toBool = ({ value }: { value: unknown }) => {
 };
 const emptyToUndefined = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
 
+/** Connections per instance; the bench and its yardstick run with it too. */
+export const DEFAULT_DATABASE_POOL_SIZE = 10;
+
 /**
  * Every variable the service reads. Validated once at start so a wrong value stops the
  * process with one line naming the variable, instead of failing later on first use.
@@ -51,7 +54,7 @@ export class Environment {
   @IsInt({ message: 'DATABASE_POOL_SIZE must be an integer between 1 and 200' })
   @Min(1, { message: 'DATABASE_POOL_SIZE must be an integer between 1 and 200' })
   @Max(200, { message: 'DATABASE_POOL_SIZE must be an integer between 1 and 200' })
-  DATABASE_POOL_SIZE = 10;
+  DATABASE_POOL_SIZE = DEFAULT_DATABASE_POOL_SIZE;
 
   @IsString()
   @MinLength(1, { message: 'DATA_DIR must not be empty' })
