@@ -2,8 +2,8 @@
  * What the layers under the service cost a request before any of its own work: the servers of
  * floor-servers.ts loaded as the bench loads site_me (autocannon, 50 connections), in turns,
  * FLOOR_ROUNDS times (default 3) so that a slow minute of the machine falls on each of them.
- * Prints the median req/s, the server's CPU µs per request and each one's ratio to node:http,
- * which is what the limit's server is built on (docs/performance.md, fifteenth session).
+ * Prints the median req/s, the server's CPU µs per request and node:http's CPU over each one's:
+ * the limit's server is node:http (docs/performance.md, fifteenth session).
  *   npm run bench:floor
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -67,8 +67,8 @@ async function main(): Promise<void> {
   for (const [kind, runs] of results) {
     const reqPerSec = median(runs.map((r) => r.reqPerSec));
     const rounds = runs.map((r) => r.reqPerSec).join(', ');
-    const cpu = median(runs.map((r) => r.cpuUs)).toFixed(1);
-    process.stdout.write(`| ${kind} | ${reqPerSec} | ${cpu} | ${(reqPerSec / bare).toFixed(2)} | ${rounds} |\n`);
+    const cpu = median(runs.map((r) => r.cpuUs));
+    process.stdout.write(`| ${kind} | ${reqPerSec} | ${cpu.toFixed(1)} | ${(bare / cpu).toFixed(2)} | ${rounds} |\n`);
   }
 }
 
