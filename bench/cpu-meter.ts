@@ -14,15 +14,13 @@ export interface CpuSample {
  * database on this machine); elsewhere the figures are left out.
  */
 export class CpuMeter {
-  private readonly tick = 1000 / 100; // USER_HZ is 100 on every Linux the bench runs on.
-
   constructor(
     private readonly servicePid: number,
     private readonly databaseUrl: string,
   ) {}
 
   async sample(): Promise<CpuSample | undefined> {
-    const service = this.cpuMs(this.servicePid);
+    const service = processCpuMs(this.servicePid);
     if (service === undefined) return undefined;
     const rows = await sql(
       this.databaseUrl,
@@ -31,20 +29,22 @@ export class CpuMeter {
     );
     const backends = new Map<number, number>();
     for (const { pid } of rows.rows as Array<{ pid: number }>) {
-      const ms = this.cpuMs(pid);
+      const ms = processCpuMs(pid);
       if (ms !== undefined) backends.set(pid, ms);
     }
     return { service, backends };
   }
+}
 
-  private cpuMs(pid: number): number | undefined {
-    try {
-      // The command name may hold spaces: the fields counted here start after its closing parenthesis.
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-      return (Number(fields[11]) + Number(fields[12])) * this.tick;
-    } catch {
-      return undefined;
-    }
+/** A process's CPU milliseconds so far (user + system), or undefined when /proc cannot tell. */
+export function processCpuMs(pid: number): number | undefined {
+  try {
+    // The command name may hold spaces: the fields counted here start after its closing parenthesis.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    // USER_HZ is 100 on every Linux the bench runs on.
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
   }
 }
 

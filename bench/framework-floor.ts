@@ -7,8 +7,8 @@
  *   npm run bench:floor
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { processCpuMs } from './cpu-meter';
 import { DURATION, WARMUP, run } from './load';
 import { FLOOR_KINDS, type FloorKind } from './floor-servers';
 
@@ -28,8 +28,9 @@ function start(kind: FloorKind): Promise<ChildProcess> {
 }
 
 function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10; // USER_HZ 100
+  const ms = processCpuMs(pid);
+  if (ms === undefined) throw new Error(`no CPU time for process ${pid} (the floor needs Linux's /proc)`);
+  return ms;
 }
 
 async function measure(kind: FloorKind): Promise<{ reqPerSec: number; cpuUs: number }> {
