@@ -2,6 +2,7 @@ import { ValidationPipe } from '@nestjs/common';
 import { Type } from 'class-transformer';
 import { IsArray, IsInt, IsOptional, IsString, ValidateNested } from 'class-validator';
 import { parseJsonBody } from '../http/json-body';
+import { QueryInt } from './query-int.decorator';
 import { createValidationPipe, flattenValidationErrors } from './validation.pipe';
 
 describe('flattenValidationErrors', () => {
@@ -96,5 +97,50 @@ describe('createValidationPipe', () => {
     const ours = await pipe.transform(parseJsonBody(text), asBody);
     const theirs: unknown = await reference.transform(JSON.parse(text), asBody);
     expect(JSON.stringify(ours)).toBe(JSON.stringify(theirs));
+  });
+});
+
+class PageQuery {
+  @QueryInt({ min: 1, max: 200, default: 50 })
+  limit: number = 50;
+}
+
+class TagsQuery {
+  @IsOptional()
+  @IsArray()
+  @IsString({ each: true })
+  tag?: string[];
+}
+
+describe('createValidationPipe on queries', () => {
+  const asQuery = <T>(metatype: new () => T) => ({ type: 'query', metatype }) as const;
+
+  it('answers a repeated query string as the first time, each time with a DTO of its own', async () => {
+    const pipe = createValidationPipe();
+    const answers: PageQuery[] = [];
+    for (let i = 0; i < 3; i++) {
+      answers.push((await pipe.transform({ limit: '7' }, asQuery(PageQuery))) as PageQuery);
+      answers[i].limit += 100;
+    }
+    expect(answers.map((answer) => answer.limit)).toEqual([107, 107, 107]);
+    expect(answers[2]).toBeInstanceOf(PageQuery);
+    expect(await pipe.transform({ limit: '8' }, asQuery(PageQuery))).toEqual({ limit: 8 });
+    expect(await pipe.transform({}, asQuery(PageQuery))).toEqual({ limit: 50 });
+  });
+
+  it('refuses a bad query string every time it comes', async () => {
+    const pipe = createValidationPipe();
+    for (let i = 0; i < 2; i++) {
+      await expect(pipe.transform({ limit: '0x10' }, asQuery(PageQuery))).rejects.toMatchObject({
+        details: ['limit must be an integer from 1–200'],
+      });
+    }
+  });
+
+  it('hands out a fresh array each time for a query DTO with one', async () => {
+    const pipe = createValidationPipe();
+    const first = (await pipe.transform({ tag: ['a', 'b'] }, asQuery(TagsQuery))) as TagsQuery;
+    first.tag!.push('c');
+    expect(await pipe.transform({ tag: ['a', 'b'] }, asQuery(TagsQuery))).toEqual({ tag: ['a', 'b'] });
   });
 });

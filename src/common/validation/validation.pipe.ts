@@ -1,6 +1,7 @@
-import { ValidationError, ValidationPipe } from '@nestjs/common';
+import { ArgumentMetadata, Type, ValidationError, ValidationPipe } from '@nestjs/common';
 import { AppError } from '../errors/app-error';
 import { isPlainJsonBody } from '../http/json-body';
+import { QueryVerdicts } from './query-verdicts';
 import { cacheValidationMetadata } from './validation-metadata-cache';
 
 // A field of the wrong type fails its length and range checks too; naming the type is the useful part.
@@ -31,8 +32,23 @@ export function flattenValidationErrors(errors: ValidationError[], prefix = ''):
  * `prototype` keys (`__proto__` too) and to close the gaps of sparse arrays. A body our JSON
  * parser produced and found free of such keys (isPlainJsonBody) has nothing either walk would
  * change, JSON having no sparse arrays; the walks were a fifth of the storefront body's pipe.
+ *
+ * A query DTO is validated once per distinct query string (QueryVerdicts).
  */
 class StrictValidationPipe extends ValidationPipe {
+  private readonly queries = new QueryVerdicts();
+
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const { type, metatype } = metadata;
+    const key = type === 'query' && metatype ? this.queries.keyOf(value) : undefined;
+    if (key === undefined) return super.transform(value, metadata);
+    const known = this.queries.recall(metatype as Type<object>, key);
+    if (known !== undefined) return known;
+    const dto = (await super.transform(value, metadata)) as unknown;
+    this.queries.remember(metatype as Type<object>, key, dto);
+    return dto;
+  }
+
   protected override transformPrimitive(value: unknown): unknown {
     return value;
   }
