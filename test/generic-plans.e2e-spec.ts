@@ -1,3 +1,4 @@
+import { PreparedStatements } from '../src/database/prepared';
 import { LedgerSql } from '../src/stock-ledger/stock-ledger';
 import { withClient } from './support/test-database';
 import { closeSuite, openSuite, type Suite } from './support/suite';
@@ -27,6 +28,18 @@ describe('statement parts under generic plans', () => {
   }, 60_000);
 
   afterAll(() => closeSuite(s));
+
+  it('the pipelined reads connect as the pool does: generic plans, the service named', async () => {
+    const statements = s.t.app.get(PreparedStatements);
+    const probe = {
+      name: 'connection_settings_probe',
+      text: "SELECT current_setting('plan_cache_mode') AS plans, current_setting('application_name') AS app",
+    };
+    const [pooled] = await statements.run<{ plans: string; app: string }>(probe, []);
+    const [pipelined] = await statements.read<{ plans: string; app: string }>(probe, []);
+    expect(pooled).toEqual({ plans: 'force_generic_plan', app: 'commerce-integration-layer' });
+    expect(pipelined).toEqual(pooled);
+  });
 
   it("the ledger's stock change reaches the locked sizes by primary key, not by scanning every size", async () => {
     const plan = await withClient(s.db.url, async (client) => {

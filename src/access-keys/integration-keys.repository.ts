@@ -102,7 +102,7 @@ export class IntegrationKeysRepository {
 
   /** The usable key with this fingerprint, read live (see VERIFY_KEY). */
   async usableByFingerprint(fingerprint: Buffer, authorPermission: BrandPermission): Promise<VerifiedKeyRow | null> {
-    const rows = await this.statements.run<VerifiedKeyRow>(VERIFY_KEY, [fingerprint, authorPermission]);
+    const rows = await this.statements.read<VerifiedKeyRow>(VERIFY_KEY, [fingerprint, authorPermission]);
     return rows[0] ?? null;
   }
 

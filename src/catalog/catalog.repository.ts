@@ -105,7 +105,7 @@ export class CatalogRepository {
     column: 'article' | 'storefront_article',
     articles: string[],
   ): Promise<SizeMatchRow[]> {
-    return this.statements.run<SizeMatchRow>(MATCH_BY[column], [brandId, articles]);
+    return this.statements.read<SizeMatchRow>(MATCH_BY[column], [brandId, articles]);
   }
 
   /** Sizes by id, whatever their brand (the caller checks ownership). */

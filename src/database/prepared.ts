@@ -1,6 +1,8 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import type { ClientConfig } from 'pg';
 import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
+import { ReadPipeline } from './read-pipeline';
 
 export interface Prepared {
   /** Names the server-side prepared statement; each pool connection prepares it once. */
@@ -12,20 +14,22 @@ interface PgClient {
   query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
 }
 
-/** pg's Pool, which TypeORM's PostgresDriver keeps as `master`. */
-type PgPool = PgClient;
+/** pg's Pool, which TypeORM's PostgresDriver keeps as `master`, with the options its clients connect with. */
+type PgPool = PgClient & { options: ClientConfig };
 
 /**
  * Runs hot-path statements as named prepared statements: PostgreSQL parses and plans each once
  * per connection instead of on every request. TypeORM's `query` cannot name statements, so these
  * go to the pg pool under TypeORM's driver (one statement outside a transaction: a query runner
- * per request cost the key-checked read a twentieth of its time), or to the pg client of the
- * caller's transaction. Checked when the application starts, so a driver that cannot name
+ * per request cost the key-checked read a twentieth of its time), to the connections of the
+ * ReadPipeline (read-only statements, which are made with the pool's options), or to the pg
+ * client of the caller's transaction. Checked when the application starts, so a driver that cannot name
  * statements stops the start-up with the reason rather than failing requests.
  */
 @Injectable()
-export class PreparedStatements implements OnModuleInit {
+export class PreparedStatements implements OnModuleInit, OnModuleDestroy {
   private pool: PgPool | null = null;
+  private pipeline: ReadPipeline | null = null;
 
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
@@ -33,8 +37,18 @@ export class PreparedStatements implements OnModuleInit {
     const master = (this.db.driver as unknown as { master?: Partial<PgPool> }).master;
     if (typeof master?.query !== 'function') throw new Error('prepared statements need the pg driver and its pool');
     this.pool = master as PgPool;
+    this.pipeline = new ReadPipeline(this.pool.options);
     const rows = await this.run<{ ok: number }>({ name: 'prepared_statements_check', text: 'SELECT 1 AS ok' }, []);
     if (rows[0]?.ok !== 1) throw new Error('prepared statements: the database connection did not answer SELECT 1');
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.pipeline?.close();
+  }
+
+  /** A read-only statement, on a pipelined connection (ReadPipeline: no statement that may wait on a lock). */
+  async read<T>(statement: Prepared, values: unknown[]): Promise<T[]> {
+    return this.pipeline!.query<T>({ name: statement.name, text: statement.text, values });
   }
 
   /** On a connection of the pool, returned to it afterwards. */

@@ -126,7 +126,7 @@ export class OrderWriter {
 
   /** The brand's order with this partnerOrderId, read with a new snapshot. */
   async findByPartnerId(brandId: number, partnerOrderId: string): Promise<EarlierOrder | null> {
-    const row = (await this.statements.run<EarlierRow>(FIND_BY_PARTNER_ID, [brandId, partnerOrderId]))[0];
+    const row = (await this.statements.read<EarlierRow>(FIND_BY_PARTNER_ID, [brandId, partnerOrderId]))[0];
     return row ? earlierOrderOf(row) : null;
   }
 }

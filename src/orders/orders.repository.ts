@@ -100,10 +100,9 @@ export class OrdersRepository {
     private readonly webhooks: DeliveryWake,
   ) {}
 
-  /** A page of the brand's orders, newest first, each row carrying the brand's total. */
   /** A page of the brand's orders with its total, as the list's JSON answer. */
   async page(brandId: number, limit: number, offset: number): Promise<JsonText<OrderListResponse>> {
-    return (await this.statements.run<{ body: string }>(LIST_ORDERS, [brandId, limit, offset]))[0].body;
+    return (await this.statements.read<{ body: string }>(LIST_ORDERS, [brandId, limit, offset]))[0].body;
   }
 
   /** The same page with the key check in the statement (LIST_ORDERS_WITH_KEY); no body unless the key acted. */
@@ -112,7 +111,7 @@ export class OrdersRepository {
     limit: number,
     offset: number,
   ): Promise<{ key_check: KeyCheckOutcome; body: JsonText<OrderListResponse> | null }> {
-    const rows = await this.statements.run<{ key_check: KeyCheckOutcome; body: string | null }>(LIST_ORDERS_WITH_KEY, [
+    const rows = await this.statements.read<{ key_check: KeyCheckOutcome; body: string | null }>(LIST_ORDERS_WITH_KEY, [
       key.fingerprint,
       key.permission,
       SETTINGS_MANAGE,
