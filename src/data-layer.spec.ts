@@ -25,7 +25,7 @@ const DATA_FILE = [
 ];
 
 const RUNS_STATEMENTS =
-  /\.query\(|getRepository\(|createQueryBuilder\(|@InjectDataSource|@InjectRepository|statements\.(run|read)/;
+  /\.query\(|getRepository\(|createQueryBuilder\(|@InjectDataSource|@InjectRepository|statements\.(run|read|write)/;
 
 /** Each table and the folders that may name it in SQL. */
 const OWNERS: Record<string, string[]> = {

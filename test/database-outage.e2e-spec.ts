@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
 import { eventually } from './support/eventually';
-import { Fixtures, issueKey } from './support/fixtures';
+import { createProduct, Fixtures, issueKey } from './support/fixtures';
 import { freePort } from './support/service-process';
 import { withClient } from './support/test-database';
 import { startTestApp, type TestApp } from './support/test-app';
@@ -53,11 +53,26 @@ describe('database outage', () => {
     const brand = await fx.brand();
     const key = await issueKey(fx, brand, { permissions: ['orders.read'] });
     await request(t.http).get('/orders/admin/all?limit=1').set(key.headers).expect(200);
+    await createProduct(fx, brand, {
+      article: 'OUT-1',
+      storefrontArticle: 'SF-OUT',
+      priceKopeks: 100,
+      sizes: [{ name: 'S' }],
+    });
+    const storefront = await issueKey(fx, brand, { permissions: ['orders.create_partner'] });
+    const order = {
+      partnerOrderId: 'OUTAGE-1',
+      recipient: { fullName: 'A B', phone: '+79120000000' },
+      items: [{ article: 'SF-OUT', size: 'S', quantity: 1 }],
+    };
+    const placeOrder = () =>
+      request(t.http).post('/orders/integrations/partner/webhook').set(storefront.headers).send(order);
 
     await stopPostgres();
     for (const call of [
       () => request(t.http).get('/health'),
       () => request(t.http).get('/orders/admin/all?limit=1').set(key.headers),
+      placeOrder,
       () => request(t.http).post('/auth/login').send({ email: 'x@example.com', password: 'whatever-1' }),
     ]) {
       const started = Date.now();
@@ -70,5 +85,6 @@ describe('database outage', () => {
     await startPostgres();
     await eventually(() => request(t.http).get('/health').expect(200), 20_000, 250);
     await eventually(() => request(t.http).get('/orders/admin/all?limit=1').set(key.headers).expect(200), 20_000, 250);
+    await eventually(() => placeOrder().expect(201), 20_000, 250);
   });
 });

@@ -2,7 +2,7 @@ import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { ClientConfig } from 'pg';
 import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
-import { ReadPipeline } from './read-pipeline';
+import { PipelinedConnections } from './pipelined-connections';
 
 export interface Prepared {
   /** Names the server-side prepared statement; each pool connection prepares it once. */
@@ -21,15 +21,16 @@ type PgPool = PgClient & { options: ClientConfig };
  * Runs hot-path statements as named prepared statements: PostgreSQL parses and plans each once
  * per connection instead of on every request. TypeORM's `query` cannot name statements, so these
  * go to the pg pool under TypeORM's driver (one statement outside a transaction: a query runner
- * per request cost the key-checked read a twentieth of its time), to the connections of the
- * ReadPipeline (read-only statements, which are made with the pool's options), or to the pg
- * client of the caller's transaction. Checked when the application starts, so a driver that cannot name
+ * per request cost the key-checked read a twentieth of its time), to pipelined connections made
+ * with the pool's options (PipelinedConnections: one for reads, one for single-statement writes),
+ * or to the pg client of the caller's transaction. Checked when the application starts, so a driver that cannot name
  * statements stops the start-up with the reason rather than failing requests.
  */
 @Injectable()
 export class PreparedStatements implements OnModuleInit, OnModuleDestroy {
   private pool: PgPool | null = null;
-  private pipeline: ReadPipeline | null = null;
+  private reads: PipelinedConnections | null = null;
+  private writes: PipelinedConnections | null = null;
 
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
@@ -37,18 +38,27 @@ export class PreparedStatements implements OnModuleInit, OnModuleDestroy {
     const master = (this.db.driver as unknown as { master?: Partial<PgPool> }).master;
     if (typeof master?.query !== 'function') throw new Error('prepared statements need the pg driver and its pool');
     this.pool = master as PgPool;
-    this.pipeline = new ReadPipeline(this.pool.options);
+    this.reads = new PipelinedConnections(this.pool.options, 'reads');
+    this.writes = new PipelinedConnections(this.pool.options, 'writes');
     const rows = await this.run<{ ok: number }>({ name: 'prepared_statements_check', text: 'SELECT 1 AS ok' }, []);
     if (rows[0]?.ok !== 1) throw new Error('prepared statements: the database connection did not answer SELECT 1');
   }
 
   async onModuleDestroy(): Promise<void> {
-    await this.pipeline?.close();
+    await Promise.all([this.reads?.close(), this.writes?.close()]);
   }
 
-  /** A read-only statement, on a pipelined connection (ReadPipeline: no statement that may wait on a lock). */
+  /** A read-only statement that takes no row locks, on a pipelined connection. */
   async read<T>(statement: Prepared, values: unknown[]): Promise<T[]> {
-    return this.pipeline!.query<T>({ name: statement.name, text: statement.text, values });
+    return this.reads!.query<T>({ name: statement.name, text: statement.text, values });
+  }
+
+  /**
+   * A write that is a transaction of its own, on a pipelined connection; committed when it returns.
+   * Never from inside a transaction (see PipelinedConnections).
+   */
+  async write<T>(statement: Prepared, values: unknown[]): Promise<T[]> {
+    return this.writes!.query<T>({ name: statement.name, text: statement.text, values });
   }
 
   /** On a connection of the pool, returned to it afterwards. */

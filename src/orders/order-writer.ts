@@ -113,10 +113,10 @@ export class OrderWriter {
     params: unknown[],
   ): Promise<OutcomeRow[]> {
     if (!this.hints.listens(hint)) {
-      const rows = await this.statements.run<OutcomeRow>(unheard, params);
+      const rows = await this.statements.write<OutcomeRow>(unheard, params);
       if (!rows.some((row) => row.outcome === 'listens')) return rows;
     }
-    const rows = await this.statements.run<OutcomeRow>(full, params);
+    const rows = await this.statements.write<OutcomeRow>(full, params);
     const created = rows.find((row) => row.outcome === 'created');
     // A new order's event found an endpoint or none; otherwise the brand was last seen listening.
     this.hints.saw(hint, created ? created.deliveries > 0 : true);

@@ -1,8 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { Client, type ClientConfig } from 'pg';
 
-/** Connections that carry the pipelined reads; two measured best on two cores (docs/performance.md). */
-export const READ_PIPELINE_CONNECTIONS = 2;
+/** Connections of each pipeline; two measured best on two cores (docs/performance.md). */
+export const PIPELINE_CONNECTIONS = 2;
 
 interface Slot {
   client: Client;
@@ -17,31 +17,34 @@ export interface PipelinedQuery {
 }
 
 /**
- * Single read statements on a few connections in node-postgres' pipeline mode: a statement is
- * written at once, behind those still running on its connection, instead of waiting for a
- * connection of the pool to come free. PostgreSQL then runs them back to back without sleeping
- * between them, and both sides make fewer system calls: in a closed loop of the order list,
- * CPU a statement fell by about half in the service and a third in PostgreSQL.
+ * Single statements on a few connections in node-postgres' pipeline mode: a statement is written
+ * at once, behind those still running on its connection, instead of waiting for a connection of
+ * the pool to come free. PostgreSQL then runs them back to back without sleeping between them,
+ * and both sides make fewer system calls: in a closed loop of the order list, CPU a statement
+ * fell by about half in the service and by a third in PostgreSQL.
  *
- * Reads only, each its own implicit transaction (node-postgres ends every statement with a Sync):
- * a statement that waits on a row lock would hold up every one behind it, and a transaction's
- * statements must not interleave with others'. A broken connection fails what it carries, as a
- * pool connection would, and is replaced on the next statement.
+ * Each statement is its own implicit transaction (node-postgres ends every one with a Sync), and
+ * one that waits holds up those behind it on its connection. So reads and writes get pipelines of
+ * their own (a read never waits on a row lock; a write may), and no statement may be sent here by
+ * code that holds locks in a transaction: a write queued behind one waiting on those locks would
+ * never run. A statement's own error fails it alone; a broken connection fails what it carries,
+ * as a pool connection would, and is replaced on the next statement.
  */
-export class ReadPipeline {
-  private readonly logger = new Logger(ReadPipeline.name);
+export class PipelinedConnections {
+  private readonly logger = new Logger(PipelinedConnections.name);
   private readonly slots: Array<Slot | null>;
   private closed = false;
 
   constructor(
     private readonly config: ClientConfig,
-    size = READ_PIPELINE_CONNECTIONS,
+    private readonly role: 'reads' | 'writes',
+    size = PIPELINE_CONNECTIONS,
   ) {
     this.slots = Array.from({ length: size }, () => null);
   }
 
   async query<T>(statement: PipelinedQuery): Promise<T[]> {
-    if (this.closed) throw new Error('Connection is closed: the read pipeline has been shut down');
+    if (this.closed) throw new Error(`Connection is closed: the pipeline of ${this.role} has been shut down`);
     const slot = this.leastBusy();
     slot.inFlight++;
     try {
@@ -79,7 +82,7 @@ export class ReadPipeline {
     const slot: Slot = { client, connected: client.connect(), inFlight: 0 };
     // Without a listener an 'error' event would end the process; the queries it carried fail on their own.
     client.on('error', (error: Error) => {
-      this.logger.warn(`read pipeline connection lost: ${error.message}`);
+      this.logger.warn(`a connection of the pipeline of ${this.role} was lost: ${error.message}`);
       this.retire(slot);
     });
     client.on('end', () => this.retire(slot));
