@@ -3,7 +3,6 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { ClientConfig } from 'pg';
 import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import { PipelinedConnections } from './pipelined-connections';
-import { Transactions } from './transactions';
 
 export interface Prepared {
   /** Names the server-side prepared statement; each pool connection prepares it once. */
@@ -59,7 +58,6 @@ export class PreparedStatements implements OnModuleInit, OnModuleDestroy {
    * Never from inside a transaction (see PipelinedConnections).
    */
   async write<T>(statement: Prepared, values: unknown[]): Promise<T[]> {
-    if (Transactions.inside()) throw new Error(`${statement.name}: a pipelined write cannot run inside a transaction`);
     return this.writes!.query<T>({ name: statement.name, text: statement.text, values });
   }
 

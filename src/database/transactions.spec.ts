@@ -1,5 +1,4 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { PreparedStatements } from './prepared';
 import { Transactions } from './transactions';
 
 /** TypeORM's transaction as it behaves: the work's result once it committed, its error once it rolled back. */
@@ -46,24 +45,5 @@ describe('Transactions.afterCommit', () => {
     const events: string[] = [];
     Transactions.afterCommit({} as EntityManager, () => events.push('hook'));
     expect(events).toEqual(['hook']);
-  });
-});
-
-describe('Transactions.inside', () => {
-  it("holds through the work's awaits, and not before or after it", async () => {
-    const seen: boolean[] = [Transactions.inside()];
-    await new Transactions(dataSource([])).run(async () => {
-      seen.push(Transactions.inside());
-      await new Promise((resolve) => setTimeout(resolve, 1));
-      seen.push(Transactions.inside());
-    });
-    seen.push(Transactions.inside());
-    expect(seen).toEqual([false, true, true, false]);
-  });
-
-  it('keeps a pipelined write out of a transaction', async () => {
-    const statements = new PreparedStatements({} as DataSource);
-    const write = new Transactions(dataSource([])).run(() => statements.write({ name: 'probe', text: 'SELECT 1' }, []));
-    await expect(write).rejects.toThrow('probe: a pipelined write cannot run inside a transaction');
   });
 });

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
@@ -7,8 +6,6 @@ import type { DataSource, EntityManager } from 'typeorm';
 export type Tx = EntityManager;
 
 const committedHooks = new WeakMap<Tx, Array<() => void>>();
-// Set while a transaction's work runs, for the statements that must never be sent from inside one.
-const insideTransaction = new AsyncLocalStorage<true>();
 
 /**
  * Where services open transactions: they hold no DataSource, so every statement they run is a
@@ -22,15 +19,10 @@ export class Transactions {
     const hooks: Array<() => void> = [];
     const result = await this.db.transaction((tx) => {
       committedHooks.set(tx, hooks);
-      return insideTransaction.run(true, () => work(tx));
+      return work(tx);
     });
     for (const hook of hooks) hook();
     return result;
-  }
-
-  /** Whether the caller runs inside the work of a transaction of `run`. */
-  static inside(): boolean {
-    return insideTransaction.getStore() === true;
   }
 
   /**
