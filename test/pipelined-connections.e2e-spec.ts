@@ -2,11 +2,12 @@ import { Client } from 'pg';
 import { isDatabaseUnavailable } from '../src/common/errors/pg-errors';
 import { GENERIC_PLANS } from '../src/database/data-source-options';
 import { PipelinedConnections } from '../src/database/pipelined-connections';
+import { eventually } from './support/eventually';
 import { createTestDatabase, withClient, type TestDatabase } from './support/test-database';
 
 /** PipelinedConnections against a real server: answers, failures, lost connections, and a write waiting on a lock. */
 describe('PipelinedConnections', () => {
-  const app = 'read-pipeline-spec';
+  const app = 'pipelined-connections-spec';
   let db: TestDatabase;
   let pipelines: PipelinedConnections[] = [];
 
@@ -73,7 +74,8 @@ describe('PipelinedConnections', () => {
     );
     expect(isDatabaseUnavailable(error)).toBe(true);
     expect(await statements.query({ ...twice, values: [4] })).toEqual([{ n: 8 }]);
-    expect(await backends()).not.toContain(pid);
+    // A terminated backend leaves pg_stat_activity a moment after its client has noticed.
+    await eventually(async () => expect(await backends()).not.toContain(pid), 5000, 50);
   });
 
   it('commits each write as it returns; one waiting on a row lock holds up its own connection only', async () => {
@@ -105,7 +107,7 @@ describe('PipelinedConnections', () => {
     const statements = pipeline();
     await Promise.all([statements.query({ ...twice, values: [1] }), statements.query({ ...twice, values: [2] })]);
     await statements.close();
-    expect(await backends()).toEqual([]);
+    await eventually(async () => expect(await backends()).toEqual([]), 5000, 50);
     const error = await statements.query({ ...twice, values: [1] }).then(
       () => null,
       (reason: unknown) => reason,

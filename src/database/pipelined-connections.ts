@@ -1,7 +1,10 @@
 import { Logger } from '@nestjs/common';
 import { Client, type ClientConfig } from 'pg';
 
-/** Connections of each pipeline; two measured best on two cores (docs/performance.md). */
+/**
+ * Connections of each pipeline: two carried the order list best on two cores; for the storefront's
+ * writes one to four were alike (docs/performance.md).
+ */
 export const PIPELINE_CONNECTIONS = 2;
 
 interface Slot {

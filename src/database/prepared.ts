@@ -22,9 +22,10 @@ type PgPool = PgClient & { options: ClientConfig };
  * per connection instead of on every request. TypeORM's `query` cannot name statements, so these
  * go to the pg pool under TypeORM's driver (one statement outside a transaction: a query runner
  * per request cost the key-checked read a twentieth of its time), to pipelined connections made
- * with the pool's options (PipelinedConnections: one for reads, one for single-statement writes),
- * or to the pg client of the caller's transaction. Checked when the application starts, so a driver that cannot name
- * statements stops the start-up with the reason rather than failing requests.
+ * with the pool's options (PipelinedConnections: one for reads, one for single-statement
+ * writes), or to the pg client of the caller's transaction. Checked when the application starts,
+ * so a driver that cannot name statements stops the start-up with the reason rather than failing
+ * requests.
  */
 @Injectable()
 export class PreparedStatements implements OnModuleInit, OnModuleDestroy {
