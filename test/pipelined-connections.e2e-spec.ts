@@ -11,11 +11,12 @@ describe('PipelinedConnections', () => {
   let db: TestDatabase;
   let pipelines: PipelinedConnections[] = [];
 
-  const pipeline = (size?: number, role: 'reads' | 'writes' = 'reads') => {
+  const pipeline = (size?: number, role: 'reads' | 'writes' = 'reads', idleMs?: number) => {
     const made = new PipelinedConnections(
       { connectionString: db.url, application_name: app, options: GENERIC_PLANS },
       role,
       size,
+      idleMs,
     );
     pipelines.push(made);
     return made;
@@ -101,6 +102,15 @@ describe('PipelinedConnections', () => {
     } finally {
       await holder.end();
     }
+  });
+
+  it('closes a connection left idle, and opens one again for the next statement', async () => {
+    const statements = pipeline(2, 'reads', 1000);
+    await Promise.all([statements.query({ ...twice, values: [1] }), statements.query({ ...twice, values: [2] })]);
+    expect(await backends()).toHaveLength(2);
+    await eventually(async () => expect(await backends()).toEqual([]), 5000, 50);
+    expect(await statements.query({ ...twice, values: [5] })).toEqual([{ n: 10 }]);
+    expect(await backends()).toHaveLength(1);
   });
 
   it('ends its connections on close and refuses statements after it as unavailable', async () => {

@@ -7,10 +7,17 @@ import { Client, type ClientConfig } from 'pg';
  */
 export const PIPELINE_CONNECTIONS = 2;
 
+/**
+ * A connection with nothing to carry for this long is closed, as the pool closes its idle ones:
+ * the backend is freed, and a connection a firewall has silently dropped is not kept in use.
+ */
+export const PIPELINE_IDLE_MS = 10_000;
+
 interface Slot {
   client: Client;
   connected: Promise<unknown>;
   inFlight: number;
+  lastUsed: number;
 }
 
 export interface PipelinedQuery {
@@ -37,11 +44,13 @@ export class PipelinedConnections {
   private readonly logger = new Logger(PipelinedConnections.name);
   private readonly slots: Array<Slot | null>;
   private closed = false;
+  private sweeper: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly config: ClientConfig,
     private readonly role: 'reads' | 'writes',
     size = PIPELINE_CONNECTIONS,
+    private readonly idleMs = PIPELINE_IDLE_MS,
   ) {
     this.slots = Array.from({ length: size }, () => null);
   }
@@ -60,11 +69,13 @@ export class PipelinedConnections {
       throw error;
     } finally {
       slot.inFlight--;
+      slot.lastUsed = Date.now();
     }
   }
 
   async close(): Promise<void> {
     this.closed = true;
+    if (this.sweeper) clearInterval(this.sweeper);
     const open = this.slots.filter((slot): slot is Slot => slot !== null);
     this.slots.fill(null);
     await Promise.all(open.map((slot) => slot.client.end().catch(() => undefined)));
@@ -82,7 +93,8 @@ export class PipelinedConnections {
 
   private open(): Slot {
     const client = new Client({ ...this.config, pipeline: true });
-    const slot: Slot = { client, connected: client.connect(), inFlight: 0 };
+    const slot: Slot = { client, connected: client.connect(), inFlight: 0, lastUsed: Date.now() };
+    this.sweeper ??= setInterval(() => this.closeIdle(), this.idleMs / 2).unref();
     // Without a listener an 'error' event would end the process; the queries it carried fail on their own.
     client.on('error', (error: Error) => {
       this.logger.warn(`a connection of the pipeline of ${this.role} was lost: ${error.message}`);
@@ -91,6 +103,13 @@ export class PipelinedConnections {
     client.on('end', () => this.retire(slot));
     slot.connected.catch(() => this.retire(slot));
     return slot;
+  }
+
+  private closeIdle(): void {
+    const now = Date.now();
+    for (const slot of this.slots) {
+      if (slot && slot.inFlight === 0 && now - slot.lastUsed >= this.idleMs) this.retire(slot);
+    }
   }
 
   /** Takes a connection out of use; the next statement opens another in its place. */
