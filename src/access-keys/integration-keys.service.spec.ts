@@ -10,7 +10,7 @@ import { IntegrationKeysService } from './integration-keys.service';
 /** The prepared-statement runner, where the key lookup goes. */
 function serviceWith(rows: unknown[]) {
   const query = jest.fn().mockResolvedValue(rows);
-  const statements = { run: query } as unknown as PreparedStatements;
+  const statements = { read: query } as unknown as PreparedStatements;
   return {
     service: new IntegrationKeysService(
       new IntegrationKeysRepository({} as DataSource, statements),
