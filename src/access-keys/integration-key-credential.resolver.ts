@@ -24,7 +24,7 @@ export class IntegrationKeyCredentialResolver implements CredentialResolver, OnM
     return token.startsWith(INTEGRATION_KEY_PREFIX);
   }
 
-  async resolve(credential: Credential, request: HttpRequest, deferred: boolean): Promise<Principal> {
+  resolve(credential: Credential, request: HttpRequest, deferred: boolean): Principal | Promise<Principal> {
     // A key is a header credential only; a cookie holding one is not how keys are sent.
     if (credential.source !== 'header') throw AppError.unauthorized();
     return deferred ? this.checks.defer(credential.token, request) : this.checks.check(credential.token, request);

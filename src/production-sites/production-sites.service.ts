@@ -150,10 +150,9 @@ export class ProductionSitesService {
    * Answers are cached for SITE_KEY_CACHE_SECONDS (at most 30), the bound the spec allows.
    */
   async verify(key: string): Promise<SiteKeyPrincipal | null> {
-    if (!isWellFormedSiteKey(key)) return null;
+    const remembered = this.recall(key);
+    if (remembered !== undefined) return remembered;
     const cacheKey = siteKeyFingerprintHex(key);
-    const cached = this.cache.get(cacheKey);
-    if (cached) return cached.value;
     const fingerprint = Buffer.from(cacheKey, 'hex');
     const row = await this.sites.usableKeyByFingerprint(fingerprint);
     const principal =
@@ -166,6 +165,12 @@ export class ProductionSitesService {
         : null;
     this.cache.set(cacheKey, principal);
     return principal;
+  }
+
+  /** `verify`'s answer when it needs no query (a malformed key, or one in the cache); else undefined. */
+  recall(key: string): SiteKeyPrincipal | null | undefined {
+    if (!isWellFormedSiteKey(key)) return null;
+    return this.cache.get(siteKeyFingerprintHex(key))?.value;
   }
 
   private async ownedSite(ctx: BrandContext, siteId: number): Promise<ProductionSiteEntity> {

@@ -23,8 +23,13 @@ export class SiteKeyCredentialResolver implements CredentialResolver, OnModuleIn
     return true;
   }
 
-  async resolve(credential: Credential): Promise<SiteKeyPrincipal> {
-    const principal = await this.sites.verify(credential.token);
+  resolve(credential: Credential): SiteKeyPrincipal | Promise<SiteKeyPrincipal> {
+    const remembered = this.sites.recall(credential.token);
+    if (remembered !== undefined) return this.admit(remembered);
+    return this.sites.verify(credential.token).then((principal) => this.admit(principal));
+  }
+
+  private admit(principal: SiteKeyPrincipal | null): SiteKeyPrincipal {
     if (!principal) throw AppError.unauthorized(ErrorText.invalidApiKey);
     this.sites.touch(principal.id);
     return principal;

@@ -1,3 +1,4 @@
+import type { ArgumentsHost } from '@nestjs/common';
 import type { HttpRequest } from './http-types';
 import type { RequestContext } from './request-context';
 
@@ -19,4 +20,12 @@ export function contextOf(request: HttpRequest): RequestContext {
     };
   }
   return holder[CONTEXT];
+}
+
+/**
+ * The HTTP request of a guard's, decorator's or interceptor's context. Nest's `switchToHttp()`
+ * makes three closures on every call, and the guard chain asks for the request six times a request.
+ */
+export function requestOf(execution: ArgumentsHost): HttpRequest {
+  return execution.getArgByIndex<HttpRequest>(0);
 }

@@ -25,9 +25,10 @@ export interface CredentialResolver {
   /**
    * Throws AppError 401 (with the exact text of the spec) when the credential is not good.
    * `deferred`: the route's statement checks the key itself (PendingKeyCheck); a resolver that
-   * cannot defer ignores it.
+   * cannot defer ignores it. A resolver that can answer without I/O (a deferred key, a cached site
+   * key) returns the principal itself, and the guard chain goes on without waiting a turn.
    */
-  resolve(credential: Credential, request: HttpRequest, deferred: boolean): Promise<Principal>;
+  resolve(credential: Credential, request: HttpRequest, deferred: boolean): Principal | Promise<Principal>;
 }
 
 @Injectable()

@@ -1,5 +1,6 @@
 import type { ExecutionContext } from '@nestjs/common';
 import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
+import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import { contextOf } from '../context/context-of';
 import { BrandCtx } from './ctx.decorator';
 
@@ -12,8 +13,8 @@ function factoryOf(decorator: () => ParameterDecorator): (data: unknown, executi
   return Object.values(args)[0].factory;
 }
 
-const executionFor = (request: object) =>
-  ({ switchToHttp: () => ({ getRequest: () => request }) }) as unknown as ExecutionContext;
+// A real one, as Nest makes for each request: arguments (request, reply, next).
+const executionFor = (request: object) => new ExecutionContextHost([request, {}, undefined]) as ExecutionContext;
 
 describe('BrandCtx', () => {
   const factory = factoryOf(BrandCtx);

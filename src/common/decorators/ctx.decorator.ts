@@ -1,12 +1,12 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { BrandContext, RequestContext } from '../context/request-context';
-import { contextOf } from '../context/context-of';
+import { contextOf, requestOf } from '../context/context-of';
 import { AppError } from '../errors/app-error';
 import { ErrorText } from '../errors/error-texts';
 
 /** Injects the request context the guard chain resolved. */
 export const Ctx = createParamDecorator((_: unknown, execution: ExecutionContext): RequestContext =>
-  contextOf(execution.switchToHttp().getRequest()),
+  contextOf(requestOf(execution)),
 );
 
 /**
@@ -17,7 +17,7 @@ export const Ctx = createParamDecorator((_: unknown, execution: ExecutionContext
  * once the service has settled it.
  */
 export const BrandCtx = createParamDecorator((_: unknown, execution: ExecutionContext): BrandContext => {
-  const ctx = contextOf(execution.switchToHttp().getRequest());
+  const ctx = contextOf(requestOf(execution));
   if (ctx.brandId === null && !ctx.pendingKey) throw AppError.forbidden(ErrorText.noBrandAccess);
   return ctx as BrandContext;
 });

@@ -4,7 +4,8 @@ import { Reflector } from '@nestjs/core';
 import { parse as parseCookies } from 'cookie';
 import type { HttpRequest } from '../context/http-types';
 import { headerOf } from '../http/header-of';
-import { contextOf } from '../context/context-of';
+import { contextOf, requestOf } from '../context/context-of';
+import type { Principal } from '../context/principal';
 import { AuthRealm, Credential, CredentialRegistry } from '../context/credential-registry';
 import type { Environment } from '../../config/environment';
 import { WebhookPrincipal } from '../context/webhook-principal';
@@ -46,10 +47,11 @@ export class AuthenticationGuard implements CanActivate {
     };
   }
 
-  async canActivate(execution: ExecutionContext): Promise<boolean> {
+  /** Answers at once when the credential needs no I/O: Nest then calls the next guard in this turn. */
+  canActivate(execution: ExecutionContext): boolean | Promise<boolean> {
     const access = routeAccessOf(this.reflector, execution);
     if (access.isPublic) return true;
-    const request = execution.switchToHttp().getRequest<HttpRequest>();
+    const request = requestOf(execution);
     const flow = access.signed;
     if (flow) {
       // The signature covers the bytes as received, not the parsed JSON.
@@ -64,9 +66,15 @@ export class AuthenticationGuard implements CanActivate {
     const credential = readCredential(request, rules);
     const resolver = this.credentials.find(access.realm, credential.token);
     if (!resolver) throw AppError.unauthorized(rules.unknown);
-    contextOf(request).principal = await resolver.resolve(credential, request, access.keyCheckedByStatement);
-    return true;
+    const principal = resolver.resolve(credential, request, access.keyCheckedByStatement);
+    if (principal instanceof Promise) return principal.then((resolved) => admit(request, resolved));
+    return admit(request, principal);
   }
+}
+
+function admit(request: HttpRequest, principal: Principal): true {
+  contextOf(request).principal = principal;
+  return true;
 }
 
 function readCredential(request: HttpRequest, rules: RealmRules): Credential {

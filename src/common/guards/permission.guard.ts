@@ -1,7 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { HttpRequest } from '../context/http-types';
-import { contextOf } from '../context/context-of';
+import { contextOf, requestOf } from '../context/context-of';
 import { PLATFORM_ADMIN } from '../context/permissions';
 import { routeAccessOf } from './route-access';
 import { AppError } from '../errors/app-error';
@@ -15,7 +14,7 @@ export class PermissionGuard implements CanActivate {
   canActivate(execution: ExecutionContext): boolean {
     const access = routeAccessOf(this.reflector, execution);
     if (access.isPublic) return true;
-    const ctx = contextOf(execution.switchToHttp().getRequest<HttpRequest>());
+    const ctx = contextOf(requestOf(execution));
     const principal = ctx.principal!;
 
     if (access.sessionOnly && principal.kind !== 'user') {

@@ -1,6 +1,9 @@
 import type { OnApplicationShutdown } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 
+/** What the throttler's storages answer for one hit. */
+export type WindowCount = Awaited<ReturnType<ThrottlerStorage['increment']>>;
+
 interface Window {
   hits: number;
   endsAt: number;
@@ -20,11 +23,12 @@ export class FixedWindowStorage implements ThrottlerStorage, OnApplicationShutdo
     this.sweeper.unref();
   }
 
-  async increment(
-    key: string,
-    ttl: number,
-    limit: number,
-  ): Promise<{ totalHits: number; timeToExpire: number; isBlocked: boolean; timeToBlockExpire: number }> {
+  async increment(key: string, ttl: number, limit: number): Promise<WindowCount> {
+    return this.count(key, ttl, limit);
+  }
+
+  /** `increment` without the promise: the rate-limit guard counts in the request's own turn. */
+  count(key: string, ttl: number, limit: number): WindowCount {
     const now = Date.now();
     let window = this.windows.get(key);
     if (!window || window.endsAt <= now) {

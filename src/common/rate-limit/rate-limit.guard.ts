@@ -1,37 +1,74 @@
-import { ExecutionContext, Injectable } from '@nestjs/common';
-import { ThrottlerGuard } from '@nestjs/throttler';
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import {
+  InjectThrottlerOptions,
+  InjectThrottlerStorage,
+  type ThrottlerModuleOptions,
+  type ThrottlerOptions,
+  type ThrottlerStorage,
+} from '@nestjs/throttler';
 import { AppError } from '../errors/app-error';
 import { ErrorText } from '../errors/error-texts';
+import { requestOf } from '../context/context-of';
+import { FixedWindowStorage, type WindowCount } from './fixed-window-storage';
+
+type ThrottlerModuleOptionsObject = Exclude<ThrottlerModuleOptions, unknown[]>;
+
+interface Window {
+  readonly name: string;
+  readonly ttl: number;
+  readonly limit: number;
+}
 
 /**
  * Per-key limits (integration keys and site keys), after authentication so the key is known.
  * One counter per key and window across every route and, with REDIS_URL, every instance.
+ *
+ * The windows, the tracker and the storage are the throttler module's (rate-limit.module.ts).
+ * Its own ThrottlerGuard reads five route decorators per window and awaits each value on every
+ * request, then awaits the tracker and the counter per window. Limits here are per key, never per
+ * route (no @Throttle or @SkipThrottle), and no X-RateLimit headers are sent, so the windows are
+ * counted directly: the tracker once, one counter call per window (a tenth of site_me's time
+ * otherwise, docs/performance.md). Counted in memory, that takes no promise at all, so Nest goes
+ * on to the next guard in the same turn.
  */
 @Injectable()
-export class RateLimitGuard extends ThrottlerGuard {
-  /**
-   * The library's canActivate reads five route decorators per named window and awaits each value
-   * on every request, then its handleRequest awaits the tracker and the counter per window. Limits
-   * here are per key, never per route (no @Throttle or @SkipThrottle), and no X-RateLimit headers
-   * are sent, so the module's windows are counted directly: the tracker once, one counter call per
-   * window (a tenth of site_me's time otherwise, docs/performance.md).
-   */
-  override async canActivate(context: ExecutionContext): Promise<boolean> {
-    const { skipIf, getTracker } = this.commonOptions;
-    if (skipIf?.(context)) return true;
-    const tracker = await getTracker!(context.switchToHttp().getRequest(), context);
-    for (const throttler of this.throttlers) {
-      const ttl = throttler.ttl as number;
-      const window = await this.storageService.increment(
-        `${tracker}:${throttler.name}`,
-        ttl,
-        throttler.limit as number,
-        ttl,
-        throttler.name!,
-      );
-      // 429 when the window is full, before the next window counts the request.
-      if (window.isBlocked) throw AppError.tooManyRequests(ErrorText.tooManyRequests, window.timeToBlockExpire);
+export class RateLimitGuard implements CanActivate {
+  private readonly windows: readonly Window[];
+  private readonly skipIf: (context: ExecutionContext) => boolean;
+  private readonly trackerOf: NonNullable<ThrottlerModuleOptionsObject['getTracker']>;
+
+  constructor(
+    @InjectThrottlerOptions() options: ThrottlerModuleOptions,
+    @InjectThrottlerStorage() private readonly storage: ThrottlerStorage,
+  ) {
+    if (Array.isArray(options) || !options.getTracker) throw new Error("rate limits need the module's tracker");
+    this.skipIf = options.skipIf ?? (() => false);
+    this.trackerOf = options.getTracker;
+    this.windows = options.throttlers.map(({ name, ttl, limit }: ThrottlerOptions) => {
+      if (typeof ttl !== 'number' || typeof limit !== 'number') throw new Error('rate-limit windows are fixed numbers');
+      return { name: name ?? 'default', ttl, limit };
+    });
+  }
+
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
+    if (this.skipIf(context)) return true;
+    const tracker = this.trackerOf(requestOf(context), context);
+    if (typeof tracker !== 'string') return tracker.then((known) => this.countShared(known));
+    if (!(this.storage instanceof FixedWindowStorage)) return this.countShared(tracker);
+    for (const window of this.windows) admit(this.storage.count(`${tracker}:${window.name}`, window.ttl, window.limit));
+    return true;
+  }
+
+  /** Redis: one round trip per window. */
+  private async countShared(tracker: string): Promise<boolean> {
+    for (const { name, ttl, limit } of this.windows) {
+      admit(await this.storage.increment(`${tracker}:${name}`, ttl, limit, ttl, name));
     }
     return true;
   }
+}
+
+// 429 when the window is full, before the next window counts the request.
+function admit(window: WindowCount): void {
+  if (window.isBlocked) throw AppError.tooManyRequests(ErrorText.tooManyRequests, window.timeToBlockExpire);
 }

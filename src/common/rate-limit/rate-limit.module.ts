@@ -2,9 +2,8 @@ import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis'
 import { Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { ThrottlerModule } from '@nestjs/throttler';
-import type { HttpRequest } from '../context/http-types';
 import type { Environment } from '../../config/environment';
-import { contextOf } from '../context/context-of';
+import { contextOf, requestOf } from '../context/context-of';
 import { FixedWindowStorage } from './fixed-window-storage';
 
 const LIMITED_KINDS = new Set(['integration_key', 'site_key']);
@@ -33,10 +32,9 @@ const LIMITED_KINDS = new Set(['integration_key', 'site_key']);
           storage: redisUrl
             ? new ThrottlerStorageRedisService(redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false })
             : new FixedWindowStorage(),
-          skipIf: (context) =>
-            !LIMITED_KINDS.has(contextOf(context.switchToHttp().getRequest<HttpRequest>()).principal?.kind ?? ''),
+          skipIf: (context) => !LIMITED_KINDS.has(contextOf(requestOf(context)).principal?.kind ?? ''),
           getTracker: (_req, context) => {
-            const principal = contextOf(context.switchToHttp().getRequest<HttpRequest>()).principal!;
+            const principal = contextOf(requestOf(context)).principal!;
             return `${prefix}:rl:${principal.kind}:${principal.rateLimitKey ?? principal.id}`;
           },
         };
