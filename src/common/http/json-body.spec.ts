@@ -70,6 +70,14 @@ describe('parseJsonBody', () => {
     }
   });
 
+  it('refuses nesting beyond the limit in a body with nothing else to check, and in one with escapes', () => {
+    const deep = '{"a":'.repeat(MAX_BODY_DEPTH + 1) + '1' + '}'.repeat(MAX_BODY_DEPTH + 1);
+    expect(refusalOf(deep).status).toBe(400);
+    expect(refusalOf(deep.replace('"a"', '"\\u0061"')).status).toBe(400);
+    const limit = '{"a":'.repeat(MAX_BODY_DEPTH) + '1' + '}'.repeat(MAX_BODY_DEPTH);
+    expect(() => parseJsonBody(limit)).not.toThrow();
+  });
+
   it('refuses NUL in any string or key, naming where', () => {
     expect(refusalOf('{"recipient":{"fullName":"a\\u0000b"}}').details).toEqual([
       'recipient.fullName must not contain NUL characters',
@@ -95,6 +103,9 @@ describe('isPlainJsonBody', () => {
       '{"a":{"prototype":1}}',
       '{"a":[{"b":{"constructor":{}}}]}',
       '[{"prototype":null}]',
+      // Spelled with escapes, the key is still the one the pipe strips.
+      '{"a":{"\\u0063onstructor":1}}',
+      '{"prot\\u006ftype":1}',
     ])
       expect([text, isPlainJsonBody(parseJsonBody(text))]).toEqual([text, false]);
   });

@@ -19,9 +19,40 @@ export function parseJsonBody(text: string): unknown {
   } catch {
     throw refusal(text);
   }
+  if (!mayHoldForbiddenText(text)) {
+    if (deeperThanLimit(value)) throw AppError.badRequest([ErrorText.nestedTooDeep(MAX_BODY_DEPTH)]);
+    return remember(value);
+  }
   const shape = shapeOf(value);
   if (shape.problem) throw AppError.badRequest([shape.problem]);
   return shape.prototypeKeys ? value : remember(value);
+}
+
+/**
+ * JSON can write NUL only as an escape (`\u0000`), and a key spelled with escapes holds `\u`
+ * too: a text with neither `\u` nor the words `constructor` and `prototype` holds no NUL and no
+ * key the validation pipe would strip, so only its depth needs a walk, and one without paths.
+ */
+function mayHoldForbiddenText(text: string): boolean {
+  return text.includes('\\u') || text.includes('constructor') || text.includes('prototype');
+}
+
+function deeperThanLimit(root: unknown): boolean {
+  const nodes: unknown[] = [root];
+  const depths: number[] = [0];
+  while (nodes.length > 0) {
+    const node = nodes.pop();
+    const depth = depths.pop()!;
+    if (node === null || typeof node !== 'object') continue;
+    if (depth >= MAX_BODY_DEPTH) return true;
+    for (const child of Object.values(node)) {
+      if (child !== null && typeof child === 'object') {
+        nodes.push(child);
+        depths.push(depth + 1);
+      }
+    }
+  }
+  return false;
 }
 
 const plainBodies = new WeakSet<object>();
