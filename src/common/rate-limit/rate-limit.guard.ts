@@ -44,10 +44,15 @@ export class RateLimitGuard implements CanActivate {
     if (Array.isArray(options) || !options.getTracker) throw new Error("rate limits need the module's tracker");
     this.skipIf = options.skipIf ?? (() => false);
     this.trackerOf = options.getTracker;
-    this.windows = options.throttlers.map(({ name, ttl, limit }: ThrottlerOptions) => {
-      if (typeof ttl !== 'number' || typeof limit !== 'number') throw new Error('rate-limit windows are fixed numbers');
-      return { name: name ?? 'default', ttl, limit };
-    });
+    // Shortest first, as the library counts them: a full burst window refuses before the
+    // sustained one counts the request.
+    this.windows = options.throttlers
+      .map(({ name, ttl, limit }: ThrottlerOptions) => {
+        if (typeof ttl !== 'number' || typeof limit !== 'number')
+          throw new Error('rate-limit windows are fixed numbers');
+        return { name: name ?? 'default', ttl, limit };
+      })
+      .sort((a, b) => a.ttl - b.ttl);
   }
 
   canActivate(context: ExecutionContext): boolean | Promise<boolean> {
@@ -68,7 +73,7 @@ export class RateLimitGuard implements CanActivate {
   }
 }
 
-// 429 when the window is full, before the next window counts the request.
+// 429 when the window is full, before a longer window counts the request.
 function admit(window: WindowCount): void {
   if (window.isBlocked) throw AppError.tooManyRequests(ErrorText.tooManyRequests, window.timeToBlockExpire);
 }
