@@ -1,0 +1,105 @@
+/**
+ * Two builds of the service side by side on one database, loaded in alternating short turns, so a
+ * change smaller than the machine's drift (±30 % between runs minutes apart) can still be told:
+ * each turn of one build sits next to a turn of the other, and the ratio is taken turn by turn.
+ *   npm run bench:ab -- OTHER_CHECKOUT [SCENARIO]
+ * OTHER_CHECKOUT: another clone, built (`npx tsc -p tsconfig.build.json`), e.g. of the commit
+ * before a change. SCENARIO: site_me (default), admin_list, webhook_unique or webhook_dup30.
+ * AB_TURNS pairs of turns (default 12) of AB_SECONDS each (default 3). This checkout is B.
+ */
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { processCpuMs } from './cpu-meter';
+import { freshDatabase, settle, sql } from './database';
+import { run, WARMUP, type NextRequest } from './load';
+import { startService, stopService, waitHealthy } from './service-process';
+import { seedData, webhookRequest } from './workload';
+
+const TURNS = Number(process.env.AB_TURNS ?? 12);
+const SECONDS = Number(process.env.AB_SECONDS ?? 3);
+
+interface Side {
+  name: 'A' | 'B';
+  base: string;
+  pid: number;
+  reqPerSec: number[];
+  cpuUs: number[];
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+async function turn(side: Side, next: NextRequest): Promise<void> {
+  const before = processCpuMs(side.pid);
+  const result = await run(side.base, `${side.name}`, next, SECONDS);
+  const after = processCpuMs(side.pid);
+  const answered = Object.values(result.statuses).reduce((n, c) => n + c, 0);
+  if (result.errors > 0) throw new Error(`${side.name}: ${JSON.stringify(result.statuses)}`);
+  side.reqPerSec.push(result.reqPerSec);
+  if (before !== undefined && after !== undefined) side.cpuUs.push(((after - before) * 1000) / answered);
+}
+
+async function main(): Promise<void> {
+  const other = process.argv[2];
+  const scenario = process.argv[3] ?? 'site_me';
+  if (!other) throw new Error('usage: npm run bench:ab -- OTHER_CHECKOUT [SCENARIO]');
+  // Each checkout's bench starts its own dist/main.js.
+  const { startService: startOther } = createRequire(__filename)(path.resolve(other, 'bench/service-process')) as {
+    startService: typeof startService;
+  };
+  const { url, cleanup } = await freshDatabase();
+  const port = 4100 + Math.floor(Math.random() * 50);
+  const a = startOther(url, port);
+  const b = startService(url, port + 60);
+  try {
+    const sides: Side[] = [
+      { name: 'A', base: `http://127.0.0.1:${port}`, pid: a.pid!, reqPerSec: [], cpuUs: [] },
+      { name: 'B', base: `http://127.0.0.1:${port + 60}`, pid: b.pid!, reqPerSec: [], cpuUs: [] },
+    ];
+    await waitHealthy(sides[0].base, a);
+    await waitHealthy(sides[1].base, b);
+    const seed = await seedData(sides[1].base);
+    const sent: string[] = [];
+    const scenarios: Record<string, NextRequest> = {
+      site_me: () => ({
+        method: 'GET',
+        path: '/production-api/me',
+        headers: { authorization: `Bearer ${seed.siteKey}` },
+      }),
+      admin_list: () => ({
+        method: 'GET',
+        path: '/orders/admin/all?limit=1',
+        headers: { authorization: `Bearer ${seed.readerKey}` },
+      }),
+      webhook_unique: () => webhookRequest(seed.storefrontKey, sent, 0),
+      webhook_dup30: () => webhookRequest(seed.storefrontKey, sent, 0.3),
+    };
+    const next = scenarios[scenario];
+    if (!next) throw new Error(`unknown scenario ${scenario}`);
+    for (const side of sides) await run(side.base, `${side.name} warmup`, scenarios.webhook_unique, WARMUP);
+    await sql(url, 'ANALYZE');
+    if (scenario === 'admin_list') await settle(url);
+    for (let i = 0; i < TURNS; i++) {
+      // ABBA: neither build always goes first.
+      for (const side of i % 2 === 0 ? sides : [...sides].reverse()) await turn(side, next);
+    }
+    const [sideA, sideB] = sides;
+    const ratios = sideB.reqPerSec.map((rps, i) => rps / sideA.reqPerSec[i]).sort((x, y) => x - y);
+    process.stdout.write(`\n${scenario}, ${TURNS} pairs of ${SECONDS} s turns, B = this checkout, A = ${other}\n`);
+    for (const side of sides) {
+      const cpu = side.cpuUs.length ? `, service CPU ${median(side.cpuUs).toFixed(0)} µs a request` : '';
+      process.stdout.write(`${side.name}: ${median(side.reqPerSec)} req/s${cpu} (medians)\n`);
+    }
+    process.stdout.write(
+      `B/A req/s turn by turn: median ${median(ratios).toFixed(3)}, quartiles ${ratios[Math.floor(TURNS / 4)].toFixed(3)}–${ratios[Math.floor((3 * TURNS) / 4)].toFixed(3)}\n`,
+    );
+  } finally {
+    await stopService(a);
+    await stopService(b);
+    await cleanup();
+  }
+}
+
+void main().catch((error: Error) => {
+  process.stderr.write(`${error.stack ?? error.message}\n`);
+  process.exit(1);
+});
