@@ -9,11 +9,11 @@ import { cpus, totalmem } from 'node:os';
 import { freshDatabase, settle, sql } from './database';
 import { CpuMeter, perRequestUs } from './cpu-meter';
 import { checkInvariants } from './invariants';
-import { CONNECTIONS, DURATION, run, WARMUP, type NextRequest, type ScenarioResult } from './load';
+import { CONNECTIONS, DURATION, run, WARMUP, type ScenarioResult } from './load';
 import { measureReference, share } from './reference';
 import { peakRss, startService, stopService, waitHealthy } from './service-process';
 import { BenchReceiver } from './webhook-receiver';
-import { seedData, webhookRequest } from './workload';
+import { scenarioRequests, seedData } from './workload';
 
 const jsonOut = process.argv.includes('--json') ? process.argv[process.argv.indexOf('--json') + 1] : undefined;
 // BENCH_ONLY=admin_list,site_me runs a subset.
@@ -35,21 +35,7 @@ async function main(): Promise<void> {
     const cpu = new CpuMeter(service.pid!, url);
 
     const receiver = new BenchReceiver();
-    const scenarios: Record<string, NextRequest> = {
-      webhook_unique: () => webhookRequest(seed.storefrontKey, sent, 0),
-      webhook_dup30: () => webhookRequest(seed.storefrontKey, sent, 0.3),
-      webhook_unique_subscribed: () => webhookRequest(seed.storefrontKey, sent, 0),
-      admin_list: () => ({
-        method: 'GET',
-        path: '/orders/admin/all?limit=1',
-        headers: { authorization: `Bearer ${seed.readerKey}` },
-      }),
-      site_me: () => ({
-        method: 'GET',
-        path: '/production-api/me',
-        headers: { authorization: `Bearer ${seed.siteKey}` },
-      }),
-    };
+    const scenarios = scenarioRequests(seed, sent);
     // A database that has been running for a while has orders and the statistics autovacuum keeps;
     // a fresh one has neither, and its plans would be made for empty tables. Warm up, then ANALYZE.
     const warmup = WARMUP > 0 ? await run(base, 'warmup', scenarios.webhook_unique, WARMUP) : undefined;

@@ -13,7 +13,7 @@ import { processCpuMs } from './cpu-meter';
 import { freshDatabase, settle, sql } from './database';
 import { run, WARMUP, type NextRequest } from './load';
 import { startService, stopService, waitHealthy } from './service-process';
-import { seedData, webhookRequest } from './workload';
+import { scenarioRequests, seedData } from './workload';
 
 const TURNS = Number(process.env.AB_TURNS ?? 12);
 const SECONDS = Number(process.env.AB_SECONDS ?? 3);
@@ -59,20 +59,7 @@ async function main(): Promise<void> {
     await waitHealthy(sides[1].base, b);
     const seed = await seedData(sides[1].base);
     const sent: string[] = [];
-    const scenarios: Record<string, NextRequest> = {
-      site_me: () => ({
-        method: 'GET',
-        path: '/production-api/me',
-        headers: { authorization: `Bearer ${seed.siteKey}` },
-      }),
-      admin_list: () => ({
-        method: 'GET',
-        path: '/orders/admin/all?limit=1',
-        headers: { authorization: `Bearer ${seed.readerKey}` },
-      }),
-      webhook_unique: () => webhookRequest(seed.storefrontKey, sent, 0),
-      webhook_dup30: () => webhookRequest(seed.storefrontKey, sent, 0.3),
-    };
+    const scenarios = scenarioRequests(seed, sent);
     const next = scenarios[scenario];
     if (!next) throw new Error(`unknown scenario ${scenario}`);
     for (const side of sides) await run(side.base, `${side.name} warmup`, scenarios.webhook_unique, WARMUP);

@@ -1,3 +1,5 @@
+import type { NextRequest } from './load';
+
 /** What the bench seeds and sends: a brand with keys and a catalog, and storefront orders. */
 const PRODUCTS = 200;
 const SIZES = ['XS', 'S', 'M', 'L', 'XL'];
@@ -70,4 +72,26 @@ export function webhookRequest(key: string, sent: string[], repeatShare: number)
   });
   sent.push(body);
   return { ...request, body };
+}
+
+/** Each scenario's requests over one seeded brand, in the order the bench runs them. */
+export function scenarioRequests(
+  seed: Awaited<ReturnType<typeof seedData>>,
+  sent: string[],
+): Record<string, NextRequest> {
+  return {
+    webhook_unique: () => webhookRequest(seed.storefrontKey, sent, 0),
+    webhook_dup30: () => webhookRequest(seed.storefrontKey, sent, 0.3),
+    webhook_unique_subscribed: () => webhookRequest(seed.storefrontKey, sent, 0),
+    admin_list: () => ({
+      method: 'GET',
+      path: '/orders/admin/all?limit=1',
+      headers: { authorization: `Bearer ${seed.readerKey}` },
+    }),
+    site_me: () => ({
+      method: 'GET',
+      path: '/production-api/me',
+      headers: { authorization: `Bearer ${seed.siteKey}` },
+    }),
+  };
 }
