@@ -23,6 +23,7 @@ interface Side {
   base: string;
   pid: number;
   reqPerSec: number[];
+  p99: number[];
   cpuUs: number[];
 }
 
@@ -35,6 +36,7 @@ async function turn(side: Side, next: NextRequest): Promise<void> {
   const answered = Object.values(result.statuses).reduce((n, c) => n + c, 0);
   if (result.errors > 0) throw new Error(`${side.name}: ${JSON.stringify(result.statuses)}`);
   side.reqPerSec.push(result.reqPerSec);
+  side.p99.push(result.p99);
   if (before !== undefined && after !== undefined) side.cpuUs.push(((after - before) * 1000) / answered);
 }
 
@@ -52,8 +54,8 @@ async function main(): Promise<void> {
   const b = startService(url, port + 60);
   try {
     const sides: Side[] = [
-      { name: 'A', base: `http://127.0.0.1:${port}`, pid: a.pid!, reqPerSec: [], cpuUs: [] },
-      { name: 'B', base: `http://127.0.0.1:${port + 60}`, pid: b.pid!, reqPerSec: [], cpuUs: [] },
+      { name: 'A', base: `http://127.0.0.1:${port}`, pid: a.pid!, reqPerSec: [], p99: [], cpuUs: [] },
+      { name: 'B', base: `http://127.0.0.1:${port + 60}`, pid: b.pid!, reqPerSec: [], p99: [], cpuUs: [] },
     ];
     await waitHealthy(sides[0].base, a);
     await waitHealthy(sides[1].base, b);
@@ -74,7 +76,9 @@ async function main(): Promise<void> {
     process.stdout.write(`\n${scenario}, ${TURNS} pairs of ${SECONDS} s turns, B = this checkout, A = ${other}\n`);
     for (const side of sides) {
       const cpu = side.cpuUs.length ? `, service CPU ${median(side.cpuUs).toFixed(0)} µs a request` : '';
-      process.stdout.write(`${side.name}: ${median(side.reqPerSec)} req/s${cpu} (medians)\n`);
+      process.stdout.write(
+        `${side.name}: ${median(side.reqPerSec)} req/s, p99 ${median(side.p99)} ms${cpu} (medians)\n`,
+      );
     }
     process.stdout.write(
       `B/A req/s turn by turn: median ${median(ratios).toFixed(3)}, quartiles ${ratios[Math.floor(TURNS / 4)].toFixed(3)}–${ratios[Math.floor((3 * TURNS) / 4)].toFixed(3)}\n`,

@@ -3,6 +3,8 @@ import { getMetadataStorage } from 'class-validator';
 type Storage = ReturnType<typeof getMetadataStorage>;
 type Lookup = Storage['getTargetValidationMetadatas'];
 
+type BySchema = Map<string | undefined, Array<ReturnType<Lookup> | undefined>>;
+
 const installed = new WeakSet<Storage>();
 
 /**
@@ -18,8 +20,9 @@ export function cacheValidationMetadata(storage: Storage = getMetadataStorage())
   installed.add(storage);
   const lookUp: Lookup = storage.getTargetValidationMetadatas.bind(storage);
   const register = storage.addValidationMetadata.bind(storage);
-  // Per class, then per schema and options (the same for every call of one pipe).
-  const known = new Map<unknown, Map<string, ReturnType<Lookup>>>();
+  // Per class, then per schema, then per options (always, strictGroups): the same for every call of
+  // one pipe. No key is built per lookup, since there is one lookup per validated object.
+  const known = new Map<unknown, BySchema>();
 
   storage.addValidationMetadata = (metadata) => {
     known.clear();
@@ -37,12 +40,14 @@ export function cacheValidationMetadata(storage: Storage = getMetadataStorage())
   storage.getTargetValidationMetadatas = (target, schema, always, strictGroups, groups) => {
     if (groups?.length) return lookUp(target, schema, always, strictGroups, groups);
     let ofTarget = known.get(target);
-    if (!ofTarget) known.set(target, (ofTarget = new Map<string, ReturnType<Lookup>>()));
-    const key = `${schema}|${always}|${strictGroups}`;
-    let rules = ofTarget.get(key);
+    if (!ofTarget) known.set(target, (ofTarget = new Map() as BySchema));
+    let ofSchema = ofTarget.get(schema);
+    if (!ofSchema) ofTarget.set(schema, (ofSchema = []));
+    const slot = (always ? 2 : 0) + (strictGroups ? 1 : 0);
+    let rules = ofSchema[slot];
     if (!rules) {
       rules = lookUp(target, schema, always, strictGroups, groups);
-      ofTarget.set(key, rules);
+      ofSchema[slot] = rules;
     }
     return rules;
   };
