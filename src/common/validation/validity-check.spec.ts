@@ -18,6 +18,7 @@ import {
   type ValidatorOptions,
 } from 'class-validator';
 import { PartnerOrderDto } from '../../orders/dto/partner-order.dto';
+import { cacheValidationMetadata } from './validation-metadata-cache';
 import { ValidityCheck } from './validity-check';
 
 const OPTIONS: ValidatorOptions = {
@@ -222,6 +223,8 @@ describe('ValidityCheck', () => {
   });
 
   it('agrees with class-validator on every DTO of the service, for generated values', async () => {
+    // As the service runs it: class-validator's rules remembered per class.
+    cacheValidationMetadata();
     loadDtos(path.resolve(__dirname, '../..'));
     const storage = getMetadataStorage() as unknown as { validationMetadatas: Map<Class | string, unknown> };
     const ofThisSpec = new Set<Class | string>([Line, Conditional, Untyped, Awaited]);

@@ -41,7 +41,8 @@ export class ValidityCheck {
   constructor(private readonly storage: Storage = getMetadataStorage()) {}
 
   passes(object: object, options: ValidatorOptions): boolean {
-    for (const [name, value] of Object.entries(options)) {
+    for (const name in options) {
+      const value = options[name as keyof ValidatorOptions];
       if (!FOLLOWED_OPTIONS.has(name) && value !== undefined && value !== false) return false;
     }
     return this.execute(object, undefined, options) === true;
