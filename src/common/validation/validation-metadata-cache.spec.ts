@@ -61,6 +61,19 @@ describe('cacheValidationMetadata', () => {
     expect(await properties(long)).toEqual(['text']);
   });
 
+  it('answers a lookup with strictGroups or always apart from one without', async () => {
+    const long = Object.assign(new Grouped(), { text: 'longer' });
+    const failing = async (options: { strictGroups?: boolean; always?: boolean }) =>
+      (await validate(long, options)).map((error) => Object.keys(error.constraints ?? {}).sort());
+    for (let i = 0; i < 2; i++) {
+      expect(await failing({})).toEqual([['maxLength']]);
+      // strictGroups leaves out the rules that have groups when none are asked for.
+      expect(await failing({ strictGroups: true })).toEqual([]);
+      expect(await failing({ strictGroups: true, always: true })).toEqual([]);
+      expect(await failing({ always: true })).toEqual([['maxLength']]);
+    }
+  });
+
   it("groups a class's rules by property once, and again after a rule is registered", () => {
     const storage = getMetadataStorage();
     const rules = () => storage.getTargetValidationMetadatas(Child, '', false, false);
