@@ -106,7 +106,9 @@ describe('outbox across a crash', () => {
     await eventually(() => expect(carrier.arrived).toBe(1));
     await stopService(service, 'SIGKILL');
     expect(carrier.calls).toHaveLength(0);
-    expect(sink.received).toHaveLength(0);
+    // The mails are jobs of their own: on a loaded machine a worker slot may send them before the
+    // kill lands. Either way each must arrive exactly once, which the end of the test checks.
+    expect(sink.received.length).toBeLessThanOrEqual(2);
 
     service = spawnService(env);
     await waitForHealth(service);
