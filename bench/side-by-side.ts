@@ -5,7 +5,8 @@
  *   npm run bench:ab -- OTHER_CHECKOUT [SCENARIO]
  * OTHER_CHECKOUT: another clone, built (`npx tsc -p tsconfig.build.json`), e.g. of the commit
  * before a change. SCENARIO: site_me (default), admin_list, webhook_unique or webhook_dup30.
- * AB_TURNS pairs of turns (default 12) of AB_SECONDS each (default 3). This checkout is B.
+ * AB_TURNS pairs of turns (default 12) of AB_SECONDS each (default 3); AB_TURNS_OUT=1 prints each
+ * turn's CPU. This checkout is B.
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -64,12 +65,20 @@ async function main(): Promise<void> {
     const scenarios = scenarioRequests(seed, sent);
     const next = scenarios[scenario];
     if (!next) throw new Error(`unknown scenario ${scenario}`);
-    for (const side of sides) await run(side.base, `${side.name} warmup`, scenarios.webhook_unique, WARMUP);
+    // Both at once: warmed one after the other, the build warmed last ran 5-10 % faster through
+    // every later turn, whichever build it was (docs/performance.md, the nineteenth session).
+    await Promise.all(sides.map((side) => run(side.base, `${side.name} warmup`, scenarios.webhook_unique, WARMUP)));
     await sql(url, 'ANALYZE');
     if (scenario === 'admin_list') await settle(url);
     for (let i = 0; i < TURNS; i++) {
       // ABBA: neither build always goes first.
       for (const side of i % 2 === 0 ? sides : [...sides].reverse()) await turn(side, next);
+    }
+    if (process.env.AB_TURNS_OUT) {
+      for (const side of sides)
+        process.stdout.write(
+          `${side.name} CPU µs a request, turn by turn: ${side.cpuUs.map((c) => c.toFixed(0)).join(' ')}\n`,
+        );
     }
     const [sideA, sideB] = sides;
     const ratios = sideB.reqPerSec.map((rps, i) => rps / sideA.reqPerSec[i]).sort((x, y) => x - y);
