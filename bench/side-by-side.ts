@@ -65,8 +65,8 @@ async function main(): Promise<void> {
     const scenarios = scenarioRequests(seed, sent);
     const next = scenarios[scenario];
     if (!next) throw new Error(`unknown scenario ${scenario}`);
-    // Both at once: warmed one after the other, the build warmed last ran 5-10 % faster through
-    // every later turn, whichever build it was (docs/performance.md, the nineteenth session).
+    // Both at once: warmed one after the other, the build warmed last answered 5-7 % more requests
+    // a second in the later turns, whichever build it was (docs/performance.md, the nineteenth session).
     await Promise.all(sides.map((side) => run(side.base, `${side.name} warmup`, scenarios.webhook_unique, WARMUP)));
     await sql(url, 'ANALYZE');
     if (scenario === 'admin_list') await settle(url);
