@@ -2,8 +2,8 @@
  * The smallest servers that answer `GET /production-api/me` as the service does (a bearer header
  * checked, a small JSON body): node:http alone, Fastify alone, Nest on Fastify, and Nest on
  * Fastify with the service's request pipeline (four global async guards, the global validation
- * pipe, a parameter decorator, an onRequest hook setting X-Request-Id, no @fastify/middie). No
- * database: what each layer costs a request, measured by framework-floor.ts.
+ * pipe, a parameter decorator, an onRequest hook setting X-Request-Id). No database: what each
+ * layer costs a request, measured by framework-floor.ts.
  *   ts-node --transpile-only bench/floor-servers.ts KIND PORT
  */
 import 'reflect-metadata';
@@ -90,9 +90,7 @@ async function listen(kind: FloorKind, port: number): Promise<void> {
   const pipeline = kind === 'nest-pipeline';
   const app = await NestFactory.create<NestFastifyApplication>(
     pipeline ? PipelineModule : BareModule,
-    // The service runs without @fastify/middie: its request hook cost ~4 µs a request here
-    // (six paired rounds, docs/performance.md, the twentieth session).
-    new FastifyAdapter(pipeline ? { skipMiddie: true } : {}),
+    new FastifyAdapter(),
     {
       logger: false,
     },

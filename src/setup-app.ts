@@ -48,9 +48,6 @@ export function createHttpAdapter(options: { platform?: HttpPlatform; trustProxy
     clientErrorHandler: answerClientError,
     // As Express (non-strict routing) does: `/dashboard/` reaches the `/dashboard` route.
     routerOptions: { ignoreTrailingSlash: true },
-    // No Express-style middleware runs on Fastify (the JSON parser and the request-id hook are
-    // Fastify's own), and @fastify/middie would add a request hook of its own to every request.
-    skipMiddie: true,
   });
 }
 
