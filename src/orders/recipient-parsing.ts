@@ -17,11 +17,21 @@ export function parseFullName(fullName: string): ParsedName {
 }
 
 /**
+ * How nearly every storefront writes a Russian mobile: +7 or the trunk 8, then 9 and nine more
+ * digits, spaced with blanks, dashes or brackets. libphonenumber finds every such number valid and
+ * gives +7 and the ten digits, but spends about a twentieth of a storefront order's CPU finding
+ * that out; recipient-parsing.spec.ts holds the shortcut to the library's answer.
+ */
+const RU_MOBILE = /^ *(?:\+7|8)[ ()-]*(9(?:[ ()-]*\d){9}) *$/;
+
+/**
  * E.164 form of a phone written any way a storefront sends it, or null when it is not a valid
  * number. Numbers without a country code are read as Russian (the platform's market: a leading
  * 8 is the trunk prefix).
  */
 export function normalizePhone(phone: string): string | null {
+  const mobile = RU_MOBILE.exec(phone);
+  if (mobile) return `+7${mobile[1].replace(/\D/g, '')}`;
   const parsed = parsePhoneNumberFromString(phone, 'RU');
   return parsed?.isValid() ? parsed.number : null;
 }
