@@ -37,7 +37,7 @@ async function measure(kind: FloorKind): Promise<{ reqPerSec: number; cpuUs: num
   const server = await start(kind);
   try {
     const base = `http://127.0.0.1:${PORT}`;
-    const next = () => ({ method: 'GET', path: '/production-api/me', headers: { authorization: 'Bearer floor' } });
+    const next = { method: 'GET', path: '/production-api/me', headers: { authorization: 'Bearer floor' } };
     await run(base, `${kind} warmup`, next, WARMUP);
     const before = cpuMs(server.pid!);
     const result = await run(base, kind, next);

@@ -83,15 +83,11 @@ export function scenarioRequests(
     webhook_unique: () => webhookRequest(seed.storefrontKey, sent, 0),
     webhook_dup30: () => webhookRequest(seed.storefrontKey, sent, 0.3),
     webhook_unique_subscribed: () => webhookRequest(seed.storefrontKey, sent, 0),
-    admin_list: () => ({
+    admin_list: {
       method: 'GET',
       path: '/orders/admin/all?limit=1',
       headers: { authorization: `Bearer ${seed.readerKey}` },
-    }),
-    site_me: () => ({
-      method: 'GET',
-      path: '/production-api/me',
-      headers: { authorization: `Bearer ${seed.siteKey}` },
-    }),
+    },
+    site_me: { method: 'GET', path: '/production-api/me', headers: { authorization: `Bearer ${seed.siteKey}` } },
   };
 }
