@@ -481,6 +481,14 @@ describe('webhook endpoints and deliveries', () => {
         '[fd00::1]',
         '[::ffff:127.0.0.1]',
         '[::ffff:a9fe:a9fe]',
+        // IPv4 inside IPv6 (NAT64, 6to4, Teredo, compatible) and the other special-purpose ranges
+        '[64:ff9b::7f00:1]',
+        '[64:ff9b::a9fe:a9fe]',
+        '[2002:7f00:1::]',
+        '[2001:0:4136:e378:8000:63bf:80ff:fffe]',
+        '[::127.0.0.1]',
+        '[2001:db8::1]',
+        '192.0.2.10',
       ]) {
         const response = await request(strict.http)
           .post(endpointsPath())
@@ -496,6 +504,21 @@ describe('webhook endpoints and deliveries', () => {
       expect(receiver.at('/strict')).toEqual([]);
       const deliveries = await request(http()).get(`${endpointsPath()}/${created.id}/deliveries`).set(admin);
       expect(deliveries.body.items[0].attempts[0].error).toMatch(/may not reach/);
+      const port = new URL(receiver.url('/')).port;
+      for (const host of ['[64:ff9b::7f00:1]', '[2002:7f00:1::]']) {
+        const clothed = await request(http())
+          .post(endpointsPath())
+          .set(admin)
+          .send({ url: `http://${host}:${port}/clothed`, eventTypes: ['webhook.test'] })
+          .expect(201);
+        await request(http()).post(`${endpointsPath()}/${clothed.body.id}/test`).set(admin).expect(202);
+        await deliverDue(strict);
+        const attempts = await request(http()).get(`${endpointsPath()}/${clothed.body.id}/deliveries`).set(admin);
+        expect({ host, error: attempts.body.items[0].attempts[0].error }).toEqual({
+          host,
+          error: expect.stringMatching(/may not reach/),
+        });
+      }
     } finally {
       await strict.close();
     }
