@@ -7,6 +7,9 @@ import { routeTable } from './support/route-table';
 import { closeSuite, openSuite, type Suite } from './support/suite';
 import { bearer } from './support/test-app';
 import { withClient } from './support/test-database';
+import { DataSource } from 'typeorm';
+import { AppError } from '../src/common/errors/app-error';
+import { IdempotencyRepository } from '../src/idempotency/idempotency.repository';
 
 let seq = 0;
 const newKey = () => `key-${process.pid}-${++seq}`;
@@ -47,8 +50,8 @@ describe('idempotency keys', () => {
     // An answer kept longer than 24 hours, for the sweep to remove.
     await withClient(dbUrl(), (c) =>
       c.query(
-        `INSERT INTO idempotency_keys (scope, key, request_hash, response_status, response_body, created_at)
-         VALUES ('integration_key:1', 'ancient', '\\x00', 201, '{}', now() - interval '25 hours')`,
+        `INSERT INTO idempotency_keys (scope, key, request_hash, response_status, response_body, created_at, claim_id)
+         VALUES ('integration_key:1', 'ancient', '\\x00', 201, '{}', now() - interval '25 hours', gen_random_uuid())`,
       ),
     );
   });
@@ -102,11 +105,10 @@ describe('idempotency keys', () => {
     const busy = newKey();
     const body = { sizeId, delta: 5, reason: 'busy' };
     await withClient(dbUrl(), (c) =>
-      c.query(`INSERT INTO idempotency_keys (scope, key, request_hash) VALUES ($1, $2, $3)`, [
-        `integration_key:${stocker.id}`,
-        busy,
-        hashOf('/inventory/adjustments', body),
-      ]),
+      c.query(
+        `INSERT INTO idempotency_keys (scope, key, request_hash, claim_id) VALUES ($1, $2, $3, gen_random_uuid())`,
+        [`integration_key:${stocker.id}`, busy, hashOf('/inventory/adjustments', body)],
+      ),
     );
     const before = await stock();
     const inProgress = await adjust(busy, body).expect(409);
@@ -119,7 +121,8 @@ describe('idempotency keys', () => {
     const body = { sizeId, delta: 2, reason: 'abandoned' };
     await withClient(dbUrl(), (c) =>
       c.query(
-        `INSERT INTO idempotency_keys (scope, key, request_hash, locked_at) VALUES ($1, $2, $3, now() - interval '10 minutes')`,
+        `INSERT INTO idempotency_keys (scope, key, request_hash, locked_at, claim_id)
+         VALUES ($1, $2, $3, now() - interval '10 minutes', gen_random_uuid())`,
         [`integration_key:${stocker.id}`, abandoned, hashOf('/inventory/adjustments', body)],
       ),
     );
@@ -194,6 +197,123 @@ describe('idempotency keys', () => {
       .send({ name: 'x' });
     expect(await rowsOf(key)).toBe(0);
     expect(await stock()).toEqual({ stock: before.stock + 2, ledger: before.ledger + 2 });
+  });
+
+  describe('a run cut short after its change committed (the answer never stored)', () => {
+    /** What a crash between the change's commit and the answer's leaves: the record of the change alone. */
+    const cutShort = (key: string) =>
+      withClient(dbUrl(), (c) =>
+        c.query(
+          `UPDATE idempotency_keys SET response_status = NULL, response_body = NULL,
+                  locked_at = now() - interval '10 minutes'
+            WHERE key = $1 AND cardinality(effects) > 0`,
+          [key],
+        ),
+      ).then((result) => expect(result.rowCount).toBe(1));
+
+    it('is finished by a retry from what it committed: the first answer, the change once (adjustment)', async () => {
+      const key = newKey();
+      const before = await stock();
+      const body = { sizeId, delta: 3, reason: 'cut short' };
+      const first = await adjust(key, body).expect(201);
+      // Stock moves on before the retry: the answer must still be the first run's, not a new read.
+      await adjust(null, { sizeId, delta: 1, reason: 'meanwhile' }).expect(201);
+      await cutShort(key);
+      const retry = await adjust(key, body).expect(201);
+      expect(retry.body).toEqual(first.body);
+      expect(await stock()).toEqual({ stock: before.stock + 4, ledger: before.ledger + 4 });
+      const again = await adjust(key, body).expect(201);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.body).toEqual(first.body);
+    });
+
+    it('finishes platform orders, acceptances and return actions without a second change', async () => {
+      const brand = await suite.fx.brand();
+      const product = await createProduct(suite.fx, brand, {
+        article: 'CUT',
+        storefrontArticle: 'SF-CUT',
+        priceKopeks: 500,
+        sizes: [{ name: 'L', stock: 50 }],
+      });
+      const cutSize = product.sizes[0].id;
+      const clerk = await issueKey(suite.fx, brand, {
+        permissions: ['orders.write', 'orders.read', 'returns.write', 'returns.read', 'orders.create_partner'],
+      });
+      const workshop = await siteWithKey(suite.fx, brand);
+      const keyed = (path: string, key: string, body: object, headers: Record<string, string> = clerk.headers) =>
+        request(http()).post(path).set(headers).set('Idempotency-Key', key).send(body);
+      const resumed = async (path: string, body: object, status: number, headers?: Record<string, string>) => {
+        const key = newKey();
+        const first = await keyed(path, key, body, headers).expect(status);
+        await cutShort(key);
+        const retry = await keyed(path, key, body, headers).expect(status);
+        expect(retry.body).toEqual(first.body);
+        return first.body;
+      };
+      const count = (table: string) => countRows(dbUrl(), table, 'brand_id = $1', [brand]);
+
+      const recipient = { fullName: 'Cut Short', phone: '+79120000001' };
+      const order = await resumed('/orders/admin', { recipient, items: [{ sizeId: cutSize, quantity: 1 }] }, 201);
+      expect(await count('orders')).toBe(1);
+      await resumed(`/orders/admin/${order.order.id}/cancel`, {}, 200);
+
+      const before = (await stockAndLedger(dbUrl(), cutSize)).stock;
+      await resumed('/production-api/acceptances', { items: [{ article: 'CUT', size: 'L', quantity: 2 }] }, 201, {
+        ...workshop.headers,
+      });
+      expect(await count('acceptances')).toBe(1);
+      expect((await stockAndLedger(dbUrl(), cutSize)).stock).toBe(before + 2);
+
+      const paid = await request(http())
+        .post('/orders/integrations/partner/webhook')
+        .set(clerk.headers)
+        .send({ partnerOrderId: 'cut-1', recipient, items: [{ article: 'SF-CUT', size: 'L', quantity: 2 }] })
+        .expect(201);
+      const items = (await request(http()).get(`/orders/admin/${paid.body.order.id}`).set(clerk.headers)).body.items;
+      const created = await request(http())
+        .post('/returns')
+        .set(clerk.headers)
+        .send({
+          orderId: paid.body.order.id,
+          externalReturnId: 'ret-cut-1',
+          items: [{ orderItemId: items[0].id, quantity: 2 }],
+          reasonCode: 'wrong_size',
+        })
+        .expect(201);
+      const returnId = created.body.return.id;
+      await resumed(`/returns/${returnId}/approve`, {}, 200);
+      const stocked = (await stockAndLedger(dbUrl(), cutSize)).stock;
+      const receipt = {
+        items: [{ returnItemId: created.body.return.items[0].id, quantity: 2, disposition: 'restock' }],
+      };
+      await resumed(`/returns/${returnId}/receive`, receipt, 200);
+      expect((await stockAndLedger(dbUrl(), cutSize)).stock).toBe(stocked + 2);
+      await resumed(`/returns/${returnId}/close`, {}, 200);
+    });
+
+    it('lets no change commit under a claim that was taken over', async () => {
+      const repository = suite.t.app.get(IdempotencyRepository);
+      const dataSource = suite.t.app.get(DataSource);
+      const key = newKey();
+      const hash = Buffer.from('request');
+      const first = await repository.claim('integration_key:0', key, hash, 120);
+      await withClient(dbUrl(), (c) =>
+        c.query(`UPDATE idempotency_keys SET locked_at = now() - interval '10 minutes' WHERE key = $1`, [key]),
+      );
+      const second = await repository.claim('integration_key:0', key, hash, 120);
+      if (first.kind !== 'claimed' || second.kind !== 'claimed') throw new Error('both runs should have claimed');
+      const lateWrite = dataSource.transaction((tx) =>
+        repository.record(tx, 'integration_key:0', key, first.claimId, Buffer.from('late')),
+      );
+      await expect(lateWrite).rejects.toThrow(AppError);
+      await dataSource.transaction((tx) =>
+        repository.record(tx, 'integration_key:0', key, second.claimId, Buffer.from('own')),
+      );
+      const rows = await withClient(dbUrl(), (c) =>
+        c.query(`SELECT effects FROM idempotency_keys WHERE key = $1`, [key]),
+      );
+      expect(rows.rows[0].effects).toEqual([Buffer.from('own')]);
+    });
   });
 
   it('sweeps answers older than 24 hours', async () => {

@@ -188,6 +188,16 @@ export class Environment {
   @Max(120000, { message: 'WEBHOOK_TIMEOUT_MS must be an integer between 100 and 120000' })
   WEBHOOK_TIMEOUT_MS = 15000;
 
+  /**
+   * How long a keyed request may go unanswered before a retry takes its claim over (contract §11:
+   * settled within 2 minutes); longer than any request runs. Short in the crash suites.
+   */
+  @Transform(toInt)
+  @IsInt({ message: 'IDEMPOTENCY_ABANDON_SECONDS must be an integer between 1 and 120' })
+  @Min(1, { message: 'IDEMPOTENCY_ABANDON_SECONDS must be an integer between 1 and 120' })
+  @Max(120, { message: 'IDEMPOTENCY_ABANDON_SECONDS must be an integer between 1 and 120' })
+  IDEMPOTENCY_ABANDON_SECONDS = 120;
+
   /** Comma-separated seconds between attempts; unset: Svix's schedule (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h). */
   @Transform(emptyToUndefined)
   @IsOptional()

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { ClientConfig } from 'pg';
 import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import { PipelinedConnections } from './pipelined-connections';
+import { requestCommits } from './request-commits';
 
 export interface Prepared {
   /** Names the server-side prepared statement; each pool connection prepares it once. */
@@ -59,7 +60,16 @@ export class PreparedStatements implements OnModuleInit, OnModuleDestroy {
    * Never from inside a transaction (see PipelinedConnections).
    */
   async write<T>(statement: Prepared, values: unknown[]): Promise<T[]> {
-    return this.writes!.query<T>({ name: statement.name, text: statement.text, values });
+    const commits = requestCommits();
+    if (!commits) return this.writes!.query<T>({ name: statement.name, text: statement.text, values });
+    // A request that logs its commits (RequestCommits) records the rows in the statement's own transaction.
+    const replayed = commits.replay(statement.name);
+    if (replayed) return replayed.result as T[];
+    return this.db.transaction(async (tx) => {
+      const rows = await this.runIn<T>(tx, statement, values);
+      await commits.record(tx, statement.name, rows);
+      return rows;
+    });
   }
 
   /** On a connection of the pool, returned to it afterwards. */

@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
+import { outsideRequestCommits, requestCommits } from './request-commits';
 
 /** A transaction's handle, passed to the repositories whose statements must commit together. */
 export type Tx = EntityManager;
 
+const TRANSACTION = 'transaction';
 const committedHooks = new WeakMap<Tx, Array<() => void>>();
 
 /**
@@ -15,13 +17,26 @@ const committedHooks = new WeakMap<Tx, Array<() => void>>();
 export class Transactions {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
+  /**
+   * Within a request that keeps a log of its commits (RequestCommits), the result is recorded in
+   * the transaction, and a transaction the request committed before it was cut short is not run
+   * again: its recorded result is returned.
+   */
   async run<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    const commits = requestCommits();
+    const replayed = commits?.replay(TRANSACTION);
+    if (replayed) return replayed.result as T;
     const hooks: Array<() => void> = [];
-    const result = await this.db.transaction((tx) => {
+    const result = await this.db.transaction(async (tx) => {
       committedHooks.set(tx, hooks);
-      return work(tx);
+      const result = await work(tx);
+      await commits?.record(tx, TRANSACTION, result);
+      return result;
     });
-    for (const hook of hooks) hook();
+    // Hooks wake background work, which belongs to no request.
+    outsideRequestCommits(() => {
+      for (const hook of hooks) hook();
+    });
     return result;
   }
 

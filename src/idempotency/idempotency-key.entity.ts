@@ -29,6 +29,14 @@ export class IdempotencyKeyEntity {
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 
+  /** The claim of the request that runs (or ran) with this key; a takeover gives it a new one. */
+  @Column({ name: 'claim_id', type: 'uuid' })
+  claimId: string;
+
+  /** What that request's transactions committed, in order (IdempotencyRecord), for a takeover to resume from. */
+  @Column({ type: 'bytea', array: true, default: () => "'{}'" })
+  effects: Buffer[];
+
   /** When the request in progress started (or was taken over from an instance that stopped). */
   @Column({ name: 'locked_at', type: 'timestamptz', default: () => 'now()' })
   lockedAt: Date;

@@ -1,18 +1,20 @@
 import { CallHandler, ExecutionContext, Injectable, Logger, NestInterceptor } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
 import { HttpAdapterHost } from '@nestjs/core';
 import { from, lastValueFrom, type Observable } from 'rxjs';
 import { contextOf } from '../common/context/context-of';
 import type { HttpRequest } from '../common/context/http-types';
 import { AppError } from '../common/errors/app-error';
+import type { Environment } from '../config/environment';
 import { describeError } from '../common/errors/error-description';
 import { ErrorText } from '../common/errors/error-texts';
 import { headerOf } from '../common/http/header-of';
 import { sha256Bytes } from '../common/runtime/sha256';
+import { withRequestCommits } from '../database/request-commits';
+import { IdempotencyRecord } from './idempotency-record';
 import { IdempotencyRepository } from './idempotency.repository';
 
 const VALID_KEY = /^[\x20-\x7e]{1,255}$/;
-/** Longer than any request runs: a claim older than this with no answer was left by a stopped instance. */
-const ABANDON_AFTER_SECONDS = 120;
 const SWEEP_EVERY_MS = 60_000;
 /** Principals whose POSTs may carry Idempotency-Key (contract §11). */
 const KEY_PRINCIPALS = new Set(['integration_key', 'site_key']);
@@ -20,18 +22,26 @@ const KEY_PRINCIPALS = new Set(['integration_key', 'site_key']);
 /**
  * Idempotency-Key (contract §11), in PostgreSQL so every instance honours it. Runs after the
  * guards, so 401, 403 and 429 never reach it; a 400 from validation or any 5xx releases the
- * claim (the request changed nothing, a retry runs again); every other answer is stored and
- * replayed for 24 hours with `Idempotent-Replayed: true`.
+ * claim (a retry runs again); every other answer is stored and replayed for 24 hours with
+ * `Idempotent-Replayed: true`. Each change the request makes records itself in its own
+ * transaction (IdempotencyRecord), so a retry that takes over the claim of a run cut short by a
+ * crash finishes that run from what it committed instead of changing anything a second time.
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
   private readonly logger = new Logger('Idempotency');
   private lastSweep = 0;
 
+  /** Longer than any request runs: a claim older than this with no answer was left by a stopped instance. */
+  private readonly abandonAfterSeconds: number;
+
   constructor(
     private readonly keys: IdempotencyRepository,
     private readonly adapterHost: HttpAdapterHost,
-  ) {}
+    config: ConfigService<Environment, true>,
+  ) {
+    this.abandonAfterSeconds = config.get('IDEMPOTENCY_ABANDON_SECONDS', { infer: true });
+  }
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const request = context.switchToHttp().getRequest<HttpRequest & { body?: unknown }>();
@@ -58,7 +68,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const http = this.adapterHost.httpAdapter;
     const path = contextOf(request).path;
     const hash = sha256Bytes(`${request.method} ${path}\n${JSON.stringify(request.body ?? null)}`);
-    const claim = await this.keys.claim(scope, key, hash, ABANDON_AFTER_SECONDS);
+    const claim = await this.keys.claim(scope, key, hash, this.abandonAfterSeconds);
     if (claim.kind === 'mismatch') throw AppError.unprocessable(ErrorText.idempotencyKeyReused);
     if (claim.kind === 'in_progress') throw AppError.conflict(ErrorText.idempotencyKeyInProgress);
     if (claim.kind === 'replay') {
@@ -66,14 +76,20 @@ export class IdempotencyInterceptor implements NestInterceptor {
       http.setHeader(response, 'Idempotent-Replayed', 'true');
       return claim.status >= 400 ? { ...(claim.body as object), requestId: contextOf(request).requestId } : claim.body;
     }
+    const { claimId } = claim;
+    const record = new IdempotencyRecord(this.keys, { scope, key, claimId }, claim.effects);
     try {
-      const body: unknown = await lastValueFrom(next.handle() as Observable<unknown>, { defaultValue: undefined });
-      await this.keys.complete(scope, key, (response as { statusCode: number }).statusCode, body);
+      const body: unknown = await withRequestCommits(record, () =>
+        lastValueFrom(next.handle() as Observable<unknown>, { defaultValue: undefined }),
+      );
+      record.close();
+      await this.keys.complete(scope, key, claimId, (response as { statusCode: number }).statusCode, body);
       return body;
     } catch (error) {
+      record.close();
       const { status, body } = describeError(error);
-      if (status === 400 || status >= 500) await this.keys.release(scope, key);
-      else await this.keys.complete(scope, key, status, body);
+      if (status === 400 || status >= 500) await this.keys.release(scope, key, claimId);
+      else await this.keys.complete(scope, key, claimId, status, body);
       throw error;
     }
   }

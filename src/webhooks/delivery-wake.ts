@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DatabaseNotifications } from '../database/notifications';
+import { outsideRequestCommits } from '../database/request-commits';
 import { Transactions, type Tx } from '../database/transactions';
 import { WebhookDispatcher } from './webhook-dispatcher';
 
@@ -23,7 +24,10 @@ export class DeliveryWake {
 
   /** Deliveries have committed (a statement outside a transaction, once it returned). */
   committed(): void {
-    if (!this.dispatcher.wake()) this.notifyWorkers();
+    // The worker's transactions are its own, not the waking request's (RequestCommits).
+    outsideRequestCommits(() => {
+      if (!this.dispatcher.wake()) this.notifyWorkers();
+    });
   }
 
   /** Deliveries are written in `tx`: the workers hear of them once it commits. */

@@ -12,6 +12,7 @@ import { KeyLifecycle1763770600000 } from './1763770600000-key-lifecycle';
 import { PartialCarrierIndexes1763770700000 } from './1763770700000-partial-carrier-indexes';
 import { UnreadLineIndexes1763770800000 } from './1763770800000-unread-line-indexes';
 import { OrderLineSizeOfItsProduct1763770900000 } from './1763770900000-order-line-size-of-its-product';
+import { IdempotencyCommitLog1763771300000 } from './1763771300000-idempotency-commit-log';
 import { WebhookDueNotify1763771000000 } from './1763771000000-webhook-due-notify';
 import { WebhookDueWakeByWriter1763771100000 } from './1763771100000-webhook-due-wake-by-writer';
 import { OrderCountSlotPerConnection1763771200000 } from './1763771200000-order-count-slot-per-connection';
@@ -35,4 +36,5 @@ export const migrations = [
   WebhookDueNotify1763771000000,
   WebhookDueWakeByWriter1763771100000,
   OrderCountSlotPerConnection1763771200000,
+  IdempotencyCommitLog1763771300000,
 ];
