@@ -8,7 +8,6 @@ import { closeSuite, openSuite, type Suite } from './support/suite';
 import { bearer } from './support/test-app';
 import { withClient } from './support/test-database';
 import { DataSource } from 'typeorm';
-import { AppError } from '../src/common/errors/app-error';
 import { IdempotencyRepository } from '../src/idempotency/idempotency.repository';
 
 let seq = 0;
@@ -305,7 +304,7 @@ describe('idempotency keys', () => {
       const lateWrite = dataSource.transaction((tx) =>
         repository.record(tx, 'integration_key:0', key, first.claimId, Buffer.from('late')),
       );
-      await expect(lateWrite).rejects.toThrow(AppError);
+      await expect(lateWrite).rejects.toThrow('A request with this idempotency key is in progress');
       await dataSource.transaction((tx) =>
         repository.record(tx, 'integration_key:0', key, second.claimId, Buffer.from('own')),
       );
