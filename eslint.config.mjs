@@ -39,6 +39,18 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }] },
   },
   {
+    // Questions are in-page <dialog>s (contract §13): a native one blocks the page, escapes axe and
+    // browser tests, and a dismissing browser or a stray Enter answers it.
+    files: ['dashboard/**/*.{ts,tsx}'],
+    rules: {
+      'no-alert': 'error',
+      'no-restricted-globals': [
+        'error',
+        ...['alert', 'confirm', 'prompt'].map((name) => ({ name, message: 'Ask in a <dialog> (ui/dialog.tsx).' })),
+      ],
+    },
+  },
+  {
     // A handler's return type is its documented answer (the response classes of dto/): the
     // compiler then holds the OpenAPI document to what the handler returns.
     files: ['src/**/*.controller.ts'],

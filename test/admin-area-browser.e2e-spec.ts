@@ -21,6 +21,35 @@ describe('the admin area in a browser', () => {
   let browser: Browser;
   let base: string;
   let brand: { id: number; name: string };
+  /** Native dialogs any page opened: contract §13 allows only in-page ones, so each is a failure. */
+  const native: string[] = [];
+
+  /** A context whose every page reports a native alert/confirm/prompt (and dismisses it, as by default). */
+  async function newContext(): Promise<BrowserContext> {
+    const context = await browser.newContext();
+    context.on('page', (page) =>
+      page.on('dialog', (dialog) => {
+        native.push(`${dialog.type()}: ${dialog.message()}`);
+        void dialog.dismiss();
+      }),
+    );
+    return context;
+  }
+
+  /**
+   * A secret's dialog says inside itself that it is shown once, then closes at once with Done or
+   * Escape: no question after, native or in-page.
+   */
+  async function closesAtOnce(page: Page, name: string | RegExp, how: 'Done' | 'Escape') {
+    const shown = page.getByRole('dialog', { name });
+    await shown
+      .getByRole('note')
+      .filter({ hasText: /shown once/i })
+      .waitFor();
+    if (how === 'Done') await shown.getByRole('button', { name: 'Done' }).click();
+    else await page.keyboard.press('Escape');
+    await shown.waitFor({ state: 'detached', timeout: 5000 });
+  }
 
   /** No accessibility violation on what the page shows now; a screenshot for review. */
   async function check(page: Page, name: string) {
@@ -60,13 +89,14 @@ describe('the admin area in a browser', () => {
     brand = { id: created.body.id, name: 'Northwind' };
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
   });
+  afterEach(() => expect(native.splice(0)).toEqual([]));
   afterAll(async () => {
     await browser?.close();
     await closeSuite(suite);
   });
 
   it('sets up a storefront by clicking, and its first order shows up in the list', async () => {
-    const context = await browser.newContext();
+    const context = await newContext();
     const page = await signIn(context, ADMIN.email, ADMIN.password, 'sign-in');
     await page.getByLabel('Store', { exact: true }).selectOption({ label: brand.name });
     await check(page, 'keys-empty');
@@ -200,7 +230,7 @@ describe('the admin area in a browser', () => {
       })
       .expect(201);
 
-    const context = await browser.newContext();
+    const context = await newContext();
     const page = await signIn(context, ADMIN.email, ADMIN.password);
     await page.getByLabel('Store', { exact: true }).selectOption({ label: brand.name });
 
@@ -243,6 +273,52 @@ describe('the admin area in a browser', () => {
     await context.close();
   });
 
+  it('closes every dialog that shows a secret with Done and with Escape, asking nothing', async () => {
+    const context = await newContext();
+    const page = await signIn(context, ADMIN.email, ADMIN.password);
+    await page.getByLabel('Store', { exact: true }).selectOption({ label: brand.name });
+
+    // Integration keys: issued, then rolled; neither copied nor downloaded before closing.
+    for (const how of ['Done', 'Escape'] as const) {
+      await page.getByRole('button', { name: 'Issue key', exact: true }).click();
+      const form = page.getByRole('dialog', { name: 'Issue key' });
+      await form.getByLabel('Name').fill(`Closed by ${how}`);
+      await form.getByLabel('orders.read').check();
+      await form.getByRole('button', { name: 'Issue key' }).click();
+      await closesAtOnce(page, `Key for Closed by ${how}`, how);
+      await page.getByRole('button', { name: `Roll Closed by ${how}` }).click();
+      await page.getByRole('dialog', { name: /Roll/ }).getByRole('button', { name: 'Roll' }).click();
+      await closesAtOnce(page, `Key for Closed by ${how}`, how);
+    }
+
+    // A production site's key.
+    await page.getByRole('link', { name: 'Production sites' }).click();
+    await page.getByLabel('Name').fill('Closing workshop');
+    await page.getByRole('button', { name: 'Create' }).click();
+    const site = page.getByRole('article', { name: 'Site Closing workshop' });
+    for (const how of ['Done', 'Escape'] as const) {
+      await site.getByRole('button', { name: 'Issue site key' }).click();
+      await closesAtOnce(page, 'Site key for Closing workshop', how);
+    }
+
+    // A webhook endpoint's signing secret: at creation, then rotated.
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    for (const how of ['Done', 'Escape'] as const) {
+      const url = `https://93.184.216.34/closed-by-${how.toLowerCase()}`;
+      await page.getByLabel('URL').fill(url);
+      await page.getByLabel('order.created').check();
+      await page.getByRole('button', { name: 'Create' }).click();
+      await closesAtOnce(page, 'Signing secret', how);
+      await page.getByRole('row').filter({ hasText: url }).getByRole('button', { name: 'Rotate secret' }).click();
+      await page
+        .getByRole('dialog', { name: /Rotate/ })
+        .getByRole('button', { name: 'Rotate' })
+        .click();
+      await closesAtOnce(page, 'Signing secret', how);
+    }
+    await context.close();
+  });
+
   it("tells a member without settings.manage that the store's settings are not theirs", async () => {
     await createProduct(suite.fx, brand.id, {
       article: 'MEMBER',
@@ -263,7 +339,7 @@ describe('the admin area in a browser', () => {
 
     // The superadministrator creates the user and grants orders.read in the Platform screen.
     const member = { email: 'clerk@northwind.example', password: 'clerk-password-1' };
-    const adminContext = await browser.newContext();
+    const adminContext = await newContext();
     const admin = await signIn(adminContext, ADMIN.email, ADMIN.password);
     await admin.getByLabel('Store', { exact: true }).selectOption({ label: brand.name });
     await admin.getByRole('link', { name: 'Platform' }).click();
@@ -281,7 +357,7 @@ describe('the admin area in a browser', () => {
     await admin.getByRole('status').filter({ hasText: 'Permissions saved.' }).waitFor();
     await adminContext.close();
 
-    const context = await browser.newContext();
+    const context = await newContext();
     const page = await signIn(context, member.email, member.password);
     await page.getByRole('alert').filter({ hasText: 'Forbidden: Missing permission settings.manage' }).waitFor();
     await page.getByRole('link', { name: 'Orders' }).click();

@@ -3,12 +3,13 @@ import { useEffect, useRef } from 'preact/hooks';
 
 /**
  * A modal on the native <dialog>: the browser traps focus and closes it on Escape. Focus goes
- * back to what had it when the dialog opened. `onCancel` decides whether Escape may close it.
+ * back to what had it when the dialog opened. Escape always closes it: a question on the way out
+ * belongs inside the dialog, before (contract §13). `describedBy` names what is read out with the title.
  */
 export function Dialog(props: {
   title: string;
   onClose: () => void;
-  onCancel?: () => boolean;
+  describedBy?: string;
   children: ComponentChildren;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
@@ -21,10 +22,14 @@ export function Dialog(props: {
     <dialog
       ref={ref}
       aria-label={props.title}
+      aria-describedby={props.describedBy}
       onCancel={(event) => {
+        // The page closes it (by unmounting), so its state and the screen agree.
         event.preventDefault();
-        if (!props.onCancel || props.onCancel()) props.onClose();
+        props.onClose();
       }}
+      // Without a user activation since the last Escape, Chromium's cancel cannot be prevented: follow.
+      onClose={props.onClose}
     >
       <h2>{props.title}</h2>
       {props.children}

@@ -3,13 +3,12 @@ import { Dialog } from './dialog';
 
 /**
  * A one-time secret (integration key, site key, webhook secret): shown here and nowhere else —
- * never in the URL, storage or logs. Copy, an optional .env download, a warning, and a question
- * before closing when it was neither copied nor downloaded.
+ * never in the URL, storage or logs. Copy, an optional .env download and a warning; Done or Escape
+ * close it at once. The warning is said up front instead of asking on the way out: a question on
+ * closing is what an accidental Enter or a dismissing browser answers wrong (contract §13).
  */
 export function SecretDialog(props: { title: string; secret: string; envName?: string; onClose: () => void }) {
-  const [kept, setKept] = useState(false);
   const [copied, setCopied] = useState(false);
-  const mayClose = () => kept || window.confirm('The secret will not be shown again. Close anyway?');
   const download = () => {
     const blob = new Blob([`${props.envName}=${props.secret}\n`], { type: 'text/plain' });
     const link = document.createElement('a');
@@ -17,12 +16,11 @@ export function SecretDialog(props: { title: string; secret: string; envName?: s
     link.download = '.env';
     link.click();
     URL.revokeObjectURL(link.href);
-    setKept(true);
   };
   return (
-    <Dialog title={props.title} onClose={props.onClose} onCancel={mayClose}>
-      <p class="warning" role="alert">
-        Shown once: copy it now. It cannot be shown again.
+    <Dialog title={props.title} onClose={props.onClose} describedBy="secret-warning">
+      <p class="warning" role="note" id="secret-warning">
+        <strong>Shown once: copy it now.</strong> It cannot be shown again; closing this dialog loses it.
       </p>
       <code class="secret">{props.secret}</code>
       <div class="actions">
@@ -30,7 +28,6 @@ export function SecretDialog(props: { title: string; secret: string; envName?: s
           type="button"
           onClick={async () => {
             await navigator.clipboard.writeText(props.secret).catch(() => undefined);
-            setKept(true);
             setCopied(true);
           }}
         >
@@ -41,7 +38,7 @@ export function SecretDialog(props: { title: string; secret: string; envName?: s
             Download .env
           </button>
         )}
-        <button type="button" onClick={() => mayClose() && props.onClose()}>
+        <button type="button" onClick={props.onClose}>
           Done
         </button>
       </div>
