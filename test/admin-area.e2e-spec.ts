@@ -1,6 +1,12 @@
 import request from 'supertest';
 import { closeSuite, openSuite, type Suite } from './support/suite';
 
+/** The page, its redirect and its script: every kind of answer the admin area gives. */
+async function adminAreaPaths(suite: Suite): Promise<string[]> {
+  const page = await request(suite.t.http).get('/dashboard/').expect(200);
+  return ['/dashboard', '/dashboard/', `/dashboard/${/src="(assets\/[^"]+\.js)"/.exec(page.text)![1]}`];
+}
+
 /** How the service serves the admin area (contract §13): files, headers, nothing else. */
 describe('the admin area is served at /dashboard/', () => {
   let suite: Suite;
@@ -31,6 +37,13 @@ describe('the admin area is served at /dashboard/', () => {
       .expect('content-type', /^text\/css/);
   });
 
+  it('sends no Strict-Transport-Security while SESSION_COOKIE_SECURE is false (plain HTTP in development)', async () => {
+    for (const path of await adminAreaPaths(suite)) {
+      const response = await request(suite.t.http).get(path);
+      expect({ path, hsts: response.headers['strict-transport-security'] }).toEqual({ path, hsts: undefined });
+    }
+  });
+
   it('serves only the built files', async () => {
     for (const path of [
       '/dashboard/assets/nope.js',
@@ -39,6 +52,24 @@ describe('the admin area is served at /dashboard/', () => {
     ]) {
       const response = await request(suite.t.http).get(path);
       expect({ path, status: response.status }).toEqual({ path, status: 404 });
+    }
+  });
+});
+
+describe('the admin area behind TLS (SESSION_COOKIE_SECURE=true)', () => {
+  let suite: Suite;
+  beforeAll(async () => {
+    suite = await openSuite({ env: { SESSION_COOKIE_SECURE: 'true' } });
+  });
+  afterAll(() => closeSuite(suite));
+
+  it('tells browsers to come back over HTTPS only, for a year, on every answer', async () => {
+    for (const path of await adminAreaPaths(suite)) {
+      const response = await request(suite.t.http).get(path);
+      expect({ path, hsts: response.headers['strict-transport-security'] }).toEqual({
+        path,
+        hsts: 'max-age=31536000',
+      });
     }
   });
 });

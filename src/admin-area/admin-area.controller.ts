@@ -1,9 +1,11 @@
 import { Controller, Get, Param, Req, Res } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { contextOf } from '../common/context/context-of';
 import type { HttpReply, HttpRequest } from '../common/context/http-types';
 import { Public } from '../common/decorators/public.decorator';
 import { AppError } from '../common/errors/app-error';
+import type { Environment } from '../config/environment';
 import { BuiltFiles } from './built-files';
 
 /**
@@ -21,11 +23,26 @@ const CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/**
+ * A year, this host only: includeSubDomains and preload bind other hosts too, so they are the
+ * operator's to add at the proxy. Sent only here, not on the API (/auth/login): a browser applies it
+ * to the whole host, it reaches the service through this page first, and API clients ignore it.
+ */
+const HSTS = 'max-age=31536000';
+
 /** Serves the admin area (dashboard/, built by npm run build): a page over the public API. */
 @ApiExcludeController()
 @Controller('dashboard')
 export class AdminAreaController {
-  constructor(private readonly files: BuiltFiles) {}
+  /** SESSION_COOKIE_SECURE=true says the service is reached over HTTPS (README: Running behind TLS). */
+  private readonly https: boolean;
+
+  constructor(
+    private readonly files: BuiltFiles,
+    config: ConfigService<Environment, true>,
+  ) {
+    this.https = config.get('SESSION_COOKIE_SECURE', { infer: true });
+  }
 
   /**
    * `/dashboard/` is the page (its assets are relative to it); `/dashboard` redirects there. The
@@ -34,6 +51,7 @@ export class AdminAreaController {
   @Public()
   @Get()
   page(@Req() request: HttpRequest, @Res({ passthrough: true }) reply: HttpReply): string | undefined {
+    this.secureTransport(reply);
     if (!contextOf(request).path.endsWith('/')) {
       reply.status(302);
       reply.header('Location', '/dashboard/');
@@ -53,11 +71,16 @@ export class AdminAreaController {
   @Public()
   @Get('assets/:name')
   asset(@Param('name') name: string, @Res({ passthrough: true }) reply: HttpReply): string {
+    this.secureTransport(reply);
     const file = this.files.asset(name);
     if (!file) throw AppError.notFound();
     reply.header('Content-Type', file.type);
     reply.header('Cache-Control', 'public, max-age=31536000, immutable');
     reply.header('X-Content-Type-Options', 'nosniff');
     return file.body;
+  }
+
+  private secureTransport(reply: HttpReply): void {
+    if (this.https) reply.header('Strict-Transport-Security', HSTS);
   }
 }
