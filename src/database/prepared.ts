@@ -4,6 +4,7 @@ import type { ClientConfig } from 'pg';
 import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import { PipelinedConnections } from './pipelined-connections';
 import { requestCommits } from './request-commits';
+import { retryDeadlocks } from './transactions';
 
 export interface Prepared {
   /** Names the server-side prepared statement; each pool connection prepares it once. */
@@ -65,11 +66,13 @@ export class PreparedStatements implements OnModuleInit, OnModuleDestroy {
     // A request that logs its commits (RequestCommits) records the rows in the statement's own transaction.
     const replayed = commits.replay(statement.name);
     if (replayed) return replayed.result as T[];
-    return this.db.transaction(async (tx) => {
-      const rows = await this.runIn<T>(tx, statement, values);
-      await commits.record(tx, statement.name, rows);
-      return rows;
-    });
+    return retryDeadlocks(() =>
+      this.db.transaction(async (tx) => {
+        const rows = await this.runIn<T>(tx, statement, values);
+        await commits.record(tx, statement.name, rows);
+        return rows;
+      }),
+    );
   }
 
   /** On a connection of the pool, returned to it afterwards. */

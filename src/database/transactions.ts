@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
+import { isDeadlock } from '../common/errors/pg-errors';
 import { outsideRequestCommits, requestCommits } from './request-commits';
 
 /** A transaction's handle, passed to the repositories whose statements must commit together. */
@@ -26,13 +27,17 @@ export class Transactions {
     const commits = requestCommits();
     const replayed = commits?.replay(TRANSACTION);
     if (replayed) return replayed.result as T;
-    const hooks: Array<() => void> = [];
-    const result = await this.db.transaction(async (tx) => {
-      committedHooks.set(tx, hooks);
-      const result = await work(tx);
-      await commits?.record(tx, TRANSACTION, result);
-      return result;
-    });
+    let hooks: Array<() => void> = [];
+    const attempt = () => {
+      hooks = [];
+      return this.db.transaction(async (tx) => {
+        committedHooks.set(tx, hooks);
+        const result = await work(tx);
+        await commits?.record(tx, TRANSACTION, result);
+        return result;
+      });
+    };
+    const result = await retryDeadlocks(attempt);
     // Hooks wake background work, which belongs to no request.
     outsideRequestCommits(() => {
       for (const hook of hooks) hook();
@@ -48,5 +53,18 @@ export class Transactions {
     const hooks = committedHooks.get(tx);
     if (hooks) hooks.push(hook);
     else hook();
+  }
+}
+
+const DEADLOCK_ATTEMPTS = 3;
+
+/** Runs a transaction again when PostgreSQL chose it as a deadlock's victim (it was rolled back whole). */
+export async function retryDeadlocks<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (tries >= DEADLOCK_ATTEMPTS || !isDeadlock(error)) throw error;
+    }
   }
 }

@@ -21,6 +21,15 @@ export function isOutOfRange(error: unknown): boolean {
   return (driverError as { code?: unknown } | null)?.code === '22003';
 }
 
+/**
+ * PostgreSQL's deadlock_detected, from TypeORM's wrapper or from the driver itself: one of the
+ * transactions was rolled back, and running it again is what PostgreSQL advises.
+ */
+export function isDeadlock(error: unknown): boolean {
+  const driverError: unknown = error instanceof QueryFailedError ? error.driverError : error;
+  return (driverError as { code?: unknown } | null)?.code === '40P01';
+}
+
 const UNAVAILABLE_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
