@@ -6,6 +6,15 @@ import type { Environment } from './config/environment';
 
 const REQUEST_LINE_LEVELS = ['trace', 'debug', 'info'];
 
+/** What pino's request serializer hands ours; `raw` is the request it was made from. */
+interface RequestLogFields {
+  id: string;
+  method: string;
+  url: string;
+  remoteAddress?: string;
+  raw: { ip?: string };
+}
+
 /**
  * Structured JSON logs with the request id. Requests are logged by method, path and status only:
  * no headers, no bodies, no query strings, so no key, password or token reaches a log.
@@ -27,11 +36,13 @@ const REQUEST_LINE_LEVELS = ['trace', 'debug', 'info'];
             genReqId: requestIdOf,
             customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
             serializers: {
-              req: (req: { id: string; method: string; url: string; remoteAddress?: string }) => ({
+              req: (req: RequestLogFields) => ({
                 id: req.id,
                 method: req.method,
                 path: req.url.split('?')[0],
-                remoteAddress: req.remoteAddress,
+                // The client address of allowlists and the journal (TRUST_PROXY), not the socket's peer:
+                // Express's request has it, and on Fastify middie copies it onto the raw request.
+                remoteAddress: req.raw.ip ?? req.remoteAddress,
               }),
               res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
             },

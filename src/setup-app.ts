@@ -14,6 +14,7 @@ import { assertUtf8, parseJsonBody } from './common/http/json-body';
 import { assignRequestId } from './common/http/request-id';
 import { createValidationPipe } from './common/validation/validation.pipe';
 import { ErrorBody } from './common/errors/error-body';
+import type { TrustProxy } from './config/trust-proxy';
 import { installLeanAsyncResourceBind } from './common/runtime/async-resource-bind';
 import { describeErrorBodies } from './common/errors/error-responses';
 
@@ -32,7 +33,7 @@ export type HttpPlatform = 'fastify' | 'express';
  * pattern in turn, which with this many routes costs more than the rest of a key-checked read.
  * Express (Nest's default, and the design card's) is first-class all the same (contract §14).
  */
-export function createHttpAdapter(options: { platform?: HttpPlatform; trustProxy: boolean }): AbstractHttpAdapter {
+export function createHttpAdapter(options: { platform?: HttpPlatform; trustProxy: TrustProxy }): AbstractHttpAdapter {
   if (options.platform === 'express') {
     const adapter = new ExpressAdapter();
     adapter.set('trust proxy', options.trustProxy);

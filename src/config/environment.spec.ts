@@ -12,7 +12,7 @@ describe('validateEnvironment', () => {
       SESSION_TTL_HOURS: 12,
       SESSION_COOKIE_SECURE: false,
       LOG_LEVEL: 'info',
-      TRUST_PROXY: false,
+      TRUST_PROXY: 0,
     });
     expect(env.DATABASE_URL).toBeUndefined();
     expect(env.SESSION_SECRET).toBeUndefined();
@@ -23,6 +23,12 @@ describe('validateEnvironment', () => {
     expect(env.PORT).toBe(8080);
     expect(env.MIGRATIONS_RUN).toBe(false);
     expect(env.DATABASE_POOL_SIZE).toBe(25);
+  });
+
+  it('reads TRUST_PROXY as hops or a list of proxies', () => {
+    expect(validateEnvironment({ TRUST_PROXY: 'true' }).TRUST_PROXY).toBe(1);
+    expect(validateEnvironment({ TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
+    expect(validateEnvironment({ TRUST_PROXY: '10.0.0.0/8,::1' }).TRUST_PROXY).toEqual(['10.0.0.0/8', '::1']);
   });
 
   it('treats an empty value as unset', () => {
@@ -47,6 +53,10 @@ describe('validateEnvironment', () => {
     [
       { BOOTSTRAP_ADMIN_EMAIL: 'a@b.example', BOOTSTRAP_ADMIN_PASSWORD: 'short' },
       'Invalid configuration: BOOTSTRAP_ADMIN_PASSWORD must be at least 8 characters',
+    ],
+    [
+      { TRUST_PROXY: 'on' },
+      'Invalid configuration: TRUST_PROXY must be true, false, a number of proxy hops or a comma-separated list of proxy addresses or CIDR blocks',
     ],
   ])('%p is refused with one line naming the variable', (raw, message) => {
     expect(() => validateEnvironment(raw)).toThrow(new ConfigurationError(message));

@@ -1,6 +1,7 @@
 import { plainToInstance, Transform } from 'class-transformer';
 import {
   IsBoolean,
+  IsDefined,
   IsEmail,
   IsIn,
   IsInt,
@@ -13,6 +14,7 @@ import {
   MinLength,
   validateSync,
 } from 'class-validator';
+import { parseTrustProxy, type TrustProxy } from './trust-proxy';
 
 const toInt = ({ value }: { value: unknown }) =>
   typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
@@ -264,9 +266,12 @@ export class Environment {
   })
   LOG_LEVEL = 'info';
 
-  @Transform(toBool)
-  @IsBoolean({ message: 'TRUST_PROXY must be true or false' })
-  TRUST_PROXY = false;
+  @Transform(({ value }: { value: unknown }) => parseTrustProxy(value))
+  @IsDefined({
+    message:
+      'TRUST_PROXY must be true, false, a number of proxy hops or a comma-separated list of proxy addresses or CIDR blocks',
+  })
+  TRUST_PROXY: TrustProxy = 0;
 }
 
 export class ConfigurationError extends Error {}

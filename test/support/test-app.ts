@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
 import { AppModule } from '../../src/app.module';
+import { parseTrustProxy } from '../../src/config/trust-proxy';
 import { APP_OPTIONS, createHttpAdapter, setupApp, type HttpPlatform } from '../../src/setup-app';
 
 export const TEST_SESSION_SECRET = 'test-session-secret-0123456789abcdef0123456789';
@@ -45,7 +46,7 @@ export async function startTestApp(options: TestAppOptions): Promise<TestApp> {
   }).compile();
   const adapter = createHttpAdapter({
     platform: testPlatform(options),
-    trustProxy: options.env?.TRUST_PROXY === 'true',
+    trustProxy: parseTrustProxy(options.env?.TRUST_PROXY) ?? 0,
   });
   const app = setupApp(moduleRef.createNestApplication(adapter, APP_OPTIONS));
   await app.init();
