@@ -9,6 +9,8 @@ import { Logger } from 'nestjs-pino';
 import { ErrorFilter } from './common/errors/error.filter';
 import { SESSION_COOKIE } from './common/guards/authentication.guard';
 import { answerClientError } from './common/http/client-error';
+import { answerFrameworkError } from './common/http/framework-error';
+import { hasMalformedPath, malformedUrl } from './common/http/malformed-url';
 import { jsonBodyOnly } from './common/http/express-body';
 import { assertUtf8, parseJsonBody } from './common/http/json-body';
 import { assignRequestId } from './common/http/request-id';
@@ -47,8 +49,11 @@ export function createHttpAdapter(options: { platform?: HttpPlatform; trustProxy
     trustProxy: options.trustProxy,
     genReqId: (request: unknown) => assignRequestId(request as IncomingMessage),
     clientErrorHandler: answerClientError,
-    // As Express (non-strict routing) does: `/dashboard/` reaches the `/dashboard` route.
-    routerOptions: { ignoreTrailingSlash: true },
+    frameworkErrors: answerFrameworkError,
+    // As Express (non-strict routing) does: `/dashboard/` reaches the `/dashboard` route. And as on
+    // Express, a long parameter reaches its route, whose check answers it (Node's header limit
+    // bounds a URL anyway).
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: Number.MAX_SAFE_INTEGER },
   });
 }
 
@@ -105,8 +110,10 @@ function setupExpress(app: NestExpressApplication, filter: ErrorFilter): void {
   app.getHttpServer().on('clientError', answerClientError);
   // The first middleware of Nest's Express adapter calls this hook: one middleware fewer than our own.
   (app.getHttpAdapter() as unknown as ExpressAdapter).setOnRequestHook(
-    (request: IncomingMessage, response: { setHeader(n: string, v: string): void }, next: () => void) => {
+    (request: IncomingMessage, response: { setHeader(n: string, v: string): void }, next: (e?: unknown) => void) => {
       response.setHeader('X-Request-Id', assignRequestId(request));
+      // What Fastify's router refuses, refused here too, before routing: a 400 whatever the path.
+      if (hasMalformedPath(request.url ?? '')) return next(malformedUrl());
       next();
     },
   );

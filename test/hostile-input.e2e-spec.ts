@@ -371,6 +371,44 @@ describe('hostile input', () => {
     expect(body).toEqual({ error: expect.any(String), details: expect.any(Array), requestId: expect.any(String) });
   });
 
+  describe("an invalid percent-escape → 400 in the contract's shape, whatever the path", () => {
+    const malformed = 'Malformed URL: a percent-escape in the path does not decode';
+    it.each([
+      ['GET', '/x/%ff'],
+      ['GET', '/%'],
+      ['GET', '/orders/%c0%ae'],
+      ['GET', '/orders/admin/%ff'],
+      ['GET', '/orders/admin/1%'],
+      ['GET', '/orders/admin/%zz?limit=1'],
+      ['POST', '/orders/admin/%c0%ae/cancel'],
+      ['GET', '/health/%e2%82'],
+    ])('%s %s', async (method, path) => {
+      const response = await request(s.t.http)[method === 'GET' ? 'get' : 'post'](path).set(full.headers);
+      expect({ status: response.status, body: response.body }).toEqual({
+        status: 400,
+        body: { error: malformed, details: [malformed], requestId: response.headers['x-request-id'] },
+      });
+    });
+    it.each(['limit=%ff', 'offset=%', 'limit=%c0%ae'])('in a query parameter the route reads: %s', async (query) => {
+      const response = await request(s.t.http).get(`/orders/admin/all?${query}`).set(full.headers);
+      expect(response.status).toBe(400);
+      errorShape(response.body, 400);
+      expect(response.body.requestId).toBe(response.headers['x-request-id']);
+    });
+    it('a well-formed escape is not refused as malformed', async () => {
+      await request(s.t.http).get('/orders/admin/all?limit=%31').set(full.headers).expect(200);
+      await request(s.t.http).get('/health%2F').expect(404);
+    });
+    it("a parameter too long for any id reaches its route's check, as on Express", async () => {
+      const response = await request(s.t.http)
+        .get(`/orders/admin/${'1'.repeat(150)}`)
+        .set(full.headers);
+      expect(response.status).toBe(400);
+      errorShape(response.body, 400);
+      expect(response.body.requestId).toBe(response.headers['x-request-id']);
+    });
+  });
+
   describe('strict identifiers and numbers', () => {
     it.each(['0x1', '+1', '01', '%201', '1e0', '0.1e1', '1.0', '0', '-1', ' 1', '1%20'])(
       'path id %s never addresses record 1',

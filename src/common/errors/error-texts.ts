@@ -37,6 +37,7 @@ export const ErrorText = {
   stockOutOfRange: 'Stock would leave the supported range (PostgreSQL integer): nothing was changed',
   numberOutOfRange: 'A number in the request is beyond the supported range: nothing was changed',
   malformedHttpRequest: 'Malformed HTTP request',
+  malformedUrl: 'Malformed URL: a percent-escape in the path does not decode',
   requestTimeout: 'Request timeout',
   headersTooLarge: 'Request headers too large',
   databaseNotAnswering: 'database: not answering',
