@@ -488,6 +488,75 @@ describe('hostile input', () => {
     expect(missing.body.error).toBe('Missing Authorization: Bearer <apiKey>');
   });
 
+  describe('more than one Authorization header → 400 before any credential is looked at', () => {
+    const repeated = 'Authorization must be sent only once';
+
+    /** A GET with these header lines exactly as written (clients merge or drop repeated names). */
+    async function rawGet(path: string, lines: string[]) {
+      const address = s.t.app.getHttpServer().address();
+      if (!address || typeof address === 'string') await s.t.app.listen(0, '127.0.0.1');
+      const { port } = s.t.app.getHttpServer().address() as { port: number };
+      const raw = await new Promise<string>((resolve, reject) => {
+        const socket = connect(port, '127.0.0.1', () =>
+          socket.write(
+            `GET ${path} HTTP/1.1\r\nHost: x\r\n${lines.map((l) => `${l}\r\n`).join('')}Connection: close\r\n\r\n`,
+          ),
+        );
+        let data = '';
+        socket.on('data', (chunk) => (data += chunk.toString()));
+        socket.on('end', () => resolve(data));
+        socket.on('error', reject);
+      });
+      const [head, body] = [raw.slice(0, raw.indexOf('\r\n\r\n')), raw.slice(raw.indexOf('\r\n\r\n') + 4)];
+      return {
+        status: Number(head.split(' ')[1]),
+        requestId: /^x-request-id: (.*)$/im.exec(head)?.[1],
+        body: JSON.parse(body) as Record<string, unknown>,
+      };
+    }
+
+    it.each([
+      ['an integration key, valid first', 'integration', true, '/orders/admin/all'],
+      ['an integration key, valid last', 'integration', false, '/orders/admin/all'],
+      ['a site key, valid first', 'site', true, '/production-api/me'],
+      ['a site key, valid last', 'site', false, '/production-api/me'],
+      ['a session, valid first', 'session', true, '/admin/brands'],
+      ['a session, valid last', 'session', false, '/admin/brands'],
+    ])('%s', async (_name, kind, validFirst, path) => {
+      // Pinned elsewhere: a look at this key would journal ip_not_allowed and record its use.
+      const pinned = await request(s.t.http)
+        .post(`/admin/brands/${brand}/integration-keys`)
+        .set(admin())
+        .send({ name: 'pinned', permissions: ['orders.read'], allowedIps: ['10.0.0.0/8'] })
+        .expect(201);
+      const valid = { integration: pinned.body.key, site: site.key, session: s.fx.admin.token }[kind];
+      const lines = [`Authorization: Bearer ${valid}`, 'authorization: Bearer csh_at_not-a-key'];
+      const newestBefore = (await journal(s.fx, 1))[0]?.id;
+      const response = await rawGet(path, validFirst ? lines : lines.reverse());
+      expect(response).toEqual({
+        status: 400,
+        requestId: response.body.requestId,
+        body: { error: repeated, details: [repeated], requestId: expect.any(String) },
+      });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect((await journal(s.fx, 1))[0]?.id).toBe(newestBefore);
+      const key = await request(s.t.http)
+        .get(`/admin/brands/${brand}/integration-keys/${pinned.body.id}`)
+        .set(admin())
+        .expect(200);
+      expect(key.body.lastUsedAt).toBeNull();
+    });
+
+    it('the same value twice, in any letter case, is refused too; one header still works', async () => {
+      const twice = await rawGet('/orders/admin/all', [
+        `Authorization: ${full.headers.Authorization}`,
+        `AUTHORIZATION: ${full.headers.Authorization}`,
+      ]);
+      expect(twice.status).toBe(400);
+      expect((await rawGet('/orders/admin/all', [`authorization: ${full.headers.Authorization}`])).status).toBe(200);
+    });
+  });
+
   it('a body in another charset → 415', async () => {
     const body = Buffer.from(JSON.stringify({ email: 'a@b.example', password: 'x' }), 'utf16le');
     for (const type of [

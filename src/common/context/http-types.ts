@@ -13,6 +13,9 @@ export interface HttpRequest {
   id?: unknown;
   /** The body's bytes as received, for signed webhooks. */
   rawBody?: Buffer;
+  /** Every header line as sent (Express: the request is Node's); Fastify keeps Node's request as `raw`. */
+  rawHeaders?: string[];
+  raw?: { rawHeaders: string[] };
 }
 
 /** What controllers set on an answer; Fastify's reply and Express's response both have these. */

@@ -48,6 +48,7 @@ export const ErrorText = {
   lineSizeMissing: (index: number, sizeId: number) => `items.${index}: size ${sizeId} does not exist`,
   orderCannotMove: (from: string, to: string) => `An order that is ${from} cannot become ${to}`,
   orderRegisteredWithCarrier: 'An order registered with the carrier (or being registered) cannot be cancelled',
+  repeatedAuthorization: 'Authorization must be sent only once',
   invalidIdempotencyKey: 'Idempotency-Key must be 1 to 255 printable ASCII characters',
   addressNotAllowed: 'Forbidden: address not allowed',
   keyNotRollable: (state: string) => `A ${state} key cannot be rolled`,

@@ -3,7 +3,7 @@ import { ConfigService } from '@nestjs/config';
 import { Reflector } from '@nestjs/core';
 import { parse as parseCookies } from 'cookie';
 import type { HttpRequest } from '../context/http-types';
-import { headerOf } from '../http/header-of';
+import { headerOf, isRepeated } from '../http/header-of';
 import { contextOf, requestOf } from '../context/context-of';
 import type { Principal } from '../context/principal';
 import { AuthRealm, Credential, CredentialRegistry } from '../context/credential-registry';
@@ -80,6 +80,8 @@ function admit(request: HttpRequest, principal: Principal): true {
 function readCredential(request: HttpRequest, rules: RealmRules): Credential {
   const header = request.headers.authorization;
   if (header !== undefined) {
+    // Node keeps the first of two; which one a proxy or a log would read is anyone's guess.
+    if (isRepeated(request, 'authorization')) throw AppError.badRequest([ErrorText.repeatedAuthorization]);
     const match = BEARER.exec(header);
     // Present but not a bearer token: a wrong credential, not a missing one.
     if (!match) throw AppError.unauthorized(rules.unknown);
