@@ -555,6 +555,18 @@ describe('hostile input', () => {
       expect(twice.status).toBe(400);
       expect((await rawGet('/orders/admin/all', [`authorization: ${full.headers.Authorization}`])).status).toBe(200);
     });
+
+    it('on routes that need no credential too', async () => {
+      const lines = [`Authorization: ${full.headers.Authorization}`, 'Authorization: Bearer other'];
+      for (const path of ['/health', '/dashboard/']) {
+        const response = await rawGet(path, lines);
+        expect({ path, status: response.status, error: response.body.error }).toEqual({
+          path,
+          status: 400,
+          error: repeated,
+        });
+      }
+    });
   });
 
   it('a body in another charset → 415', async () => {

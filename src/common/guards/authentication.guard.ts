@@ -49,9 +49,13 @@ export class AuthenticationGuard implements CanActivate {
 
   /** Answers at once when the credential needs no I/O: Nest then calls the next guard in this turn. */
   canActivate(execution: ExecutionContext): boolean | Promise<boolean> {
+    const request = requestOf(execution);
+    // Node keeps the first of two; which one a proxy or a log would read is anyone's guess.
+    if (request.headers.authorization !== undefined && isRepeated(request, 'authorization')) {
+      throw AppError.badRequest([ErrorText.repeatedAuthorization]);
+    }
     const access = routeAccessOf(this.reflector, execution);
     if (access.isPublic) return true;
-    const request = requestOf(execution);
     const flow = access.signed;
     if (flow) {
       // The signature covers the bytes as received, not the parsed JSON.
@@ -80,8 +84,6 @@ function admit(request: HttpRequest, principal: Principal): true {
 function readCredential(request: HttpRequest, rules: RealmRules): Credential {
   const header = request.headers.authorization;
   if (header !== undefined) {
-    // Node keeps the first of two; which one a proxy or a log would read is anyone's guess.
-    if (isRepeated(request, 'authorization')) throw AppError.badRequest([ErrorText.repeatedAuthorization]);
     const match = BEARER.exec(header);
     // Present but not a bearer token: a wrong credential, not a missing one.
     if (!match) throw AppError.unauthorized(rules.unknown);
