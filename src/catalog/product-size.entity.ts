@@ -1,7 +1,6 @@
 import { Check, Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
 import { ProductEntity } from './product.entity';
-
-const kopeks = { to: (v: number | null) => v, from: (v: string | null) => (v === null ? null : Number(v)) };
+import { kopeks } from '../database/kopeks.transformer';
 
 /** A legacy size of a product, with its stock. */
 @Entity('product_sizes')

@@ -9,8 +9,7 @@ import {
   UpdateDateColumn,
 } from 'typeorm';
 import { BrandEntity } from '../identity/entities/brand.entity';
-
-const kopeks = { to: (v: number) => v, from: (v: string) => Number(v) };
+import { kopeks } from '../database/kopeks.transformer';
 
 @Entity('products')
 @Unique('uq_products_article', ['brandId', 'article'])

@@ -1,8 +1,7 @@
 import { Check, Column, Entity, ForeignKey, PrimaryGeneratedColumn, Unique } from 'typeorm';
 import { ProductSizeEntity } from '../catalog/product-size.entity';
 import { OrderEntity } from './order.entity';
-
-const kopeks = { to: (v: number) => v, from: (v: string) => Number(v) };
+import { kopeks } from '../database/kopeks.transformer';
 
 @Entity('order_items')
 @Unique('uq_order_items_line', ['orderId', 'line'])

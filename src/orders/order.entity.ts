@@ -1,5 +1,6 @@
 import { Check, Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
 import { BrandEntity } from '../identity/entities/brand.entity';
+import { kopeks } from '../database/kopeks.transformer';
 
 export const ORDER_SOURCES = ['storefront', 'platform'] as const;
 export type OrderSource = (typeof ORDER_SOURCES)[number];
@@ -7,8 +8,6 @@ export const ORDER_STATUSES = ['new', 'paid', 'shipped', 'completed', 'returned'
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 export const PAYMENT_STATUSES = ['pending', 'paid'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
-
-const kopeks = { to: (v: number) => v, from: (v: string | null) => (v === null ? null : Number(v)) };
 
 @Entity('orders')
 @Unique('uq_orders_partner_order', ['brandId', 'partnerOrderId'])

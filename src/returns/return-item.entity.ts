@@ -1,7 +1,6 @@
 import { Check, Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { ReturnEntity } from './return.entity';
-
-const kopeks = { to: (v: number) => v, from: (v: string) => Number(v) };
+import { kopeks } from '../database/kopeks.transformer';
 
 /** A line of a return: some units of one order line, and how many of them came back. */
 @Entity('return_items')

@@ -1,7 +1,6 @@
 import { Check, Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
 import type { ReasonCode, RefundStatus, ReturnOrigin, ReturnStatus } from './return-states';
-
-const kopeks = { to: (v: number) => v, from: (v: string) => Number(v) };
+import { kopeks } from '../database/kopeks.transformer';
 
 /** A return of some of an order's units (contract §9). */
 @Entity('returns')
