@@ -1,7 +1,5 @@
-import type { BrandPermission } from '../common/context/permissions';
+import { type BrandPermission, NO_PERMISSIONS } from '../common/context/permissions';
 import type { Principal } from '../common/context/principal';
-
-const NONE: ReadonlySet<BrandPermission> = new Set();
 
 /** A key's rate-limit counter: a prefix of its fingerprint, known before the key is checked. */
 export const rateLimitKeyOf = (fingerprint: Buffer): string => fingerprint.subarray(0, 12).toString('hex');
@@ -27,7 +25,7 @@ export class IntegrationKeyPrincipal implements Principal {
   }
 
   permissionsIn(brandId: number): ReadonlySet<BrandPermission> {
-    return brandId === this.boundBrandId ? this.permissions : NONE;
+    return brandId === this.boundBrandId ? this.permissions : NO_PERMISSIONS;
   }
 }
 
@@ -48,6 +46,6 @@ export class PendingIntegrationKeyPrincipal implements Principal {
   }
 
   permissionsIn(): ReadonlySet<BrandPermission> {
-    return NONE;
+    return NO_PERMISSIONS;
   }
 }

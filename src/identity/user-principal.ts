@@ -1,8 +1,6 @@
-import type { BrandPermission } from '../common/context/permissions';
+import { type BrandPermission, NO_PERMISSIONS } from '../common/context/permissions';
 import { ALL_BRAND_PERMISSIONS } from '../common/context/permissions';
 import type { Principal } from '../common/context/principal';
-
-const NONE: ReadonlySet<BrandPermission> = new Set();
 
 export interface MembershipRow {
   brandId: number;
@@ -36,7 +34,7 @@ export class UserPrincipal implements Principal {
 
   permissionsIn(brandId: number): ReadonlySet<BrandPermission> {
     if (this.isSuperadmin) return ALL_BRAND_PERMISSIONS;
-    return this.memberships.get(brandId) ?? NONE;
+    return this.memberships.get(brandId) ?? NO_PERMISSIONS;
   }
 
   membershipList(): Array<Required<MembershipRow>> {

@@ -1,7 +1,5 @@
-import type { BrandPermission } from '../common/context/permissions';
+import { type BrandPermission, NO_PERMISSIONS } from '../common/context/permissions';
 import type { Principal } from '../common/context/principal';
-
-const NONE: ReadonlySet<BrandPermission> = new Set();
 
 export interface SiteKeyIdentity {
   keyId: number;
@@ -26,6 +24,6 @@ export class SiteKeyPrincipal implements Principal {
   }
 
   permissionsIn(): ReadonlySet<BrandPermission> {
-    return NONE;
+    return NO_PERMISSIONS;
   }
 }

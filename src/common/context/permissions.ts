@@ -27,3 +27,6 @@ export const ALL_BRAND_PERMISSIONS: ReadonlySet<BrandPermission> = new Set(BRAND
 export function isBrandPermission(value: unknown): value is BrandPermission {
   return typeof value === 'string' && ALL_BRAND_PERMISSIONS.has(value as BrandPermission);
 }
+
+/** What a principal holds in a brand that is not its own. */
+export const NO_PERMISSIONS: ReadonlySet<BrandPermission> = new Set();

@@ -1,7 +1,5 @@
-import type { BrandPermission } from './permissions';
+import { type BrandPermission, NO_PERMISSIONS } from './permissions';
 import type { Principal } from './principal';
-
-const NONE: ReadonlySet<BrandPermission> = new Set();
 
 /** A sender proven by its signature (the bank, the carrier): no brand, no permissions. */
 export class WebhookPrincipal implements Principal {
@@ -17,6 +15,6 @@ export class WebhookPrincipal implements Principal {
   }
 
   permissionsIn(): ReadonlySet<BrandPermission> {
-    return NONE;
+    return NO_PERMISSIONS;
   }
 }
