@@ -11,6 +11,7 @@ import type { SizeDto } from './dto/size.dto';
 import type { UpdateProductDto } from './dto/update-product.dto';
 import { CatalogRepository, type ProductChange, type StockLevelRow } from './catalog.repository';
 import type { ProductEntity } from './product.entity';
+import { actorOf } from '../common/context/actor';
 
 export interface SizeView {
   id: number;
@@ -124,7 +125,7 @@ export class CatalogService {
       tx,
       product.brandId,
       saved.map((row, i) => ({ sizeId: row.id, delta: sizes[i].stock ?? 0, reason: 'initial' as const })),
-      { kind: ctx.principal?.kind ?? null, id: ctx.principal?.id ?? null },
+      actorOf(ctx),
     );
   }
 

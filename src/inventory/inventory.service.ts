@@ -8,8 +8,7 @@ import { AcceptancesRepository } from './acceptances.repository';
 import type { AcceptanceItemDto } from './dto/acceptance.dto';
 import type { AdjustmentDto } from './dto/adjustment.dto';
 import { StockLedger } from '../stock-ledger/stock-ledger';
-
-const actorOf = (ctx: BrandContext) => ({ kind: ctx.principal?.kind ?? null, id: ctx.principal?.id ?? null });
+import { actorOf } from '../common/context/actor';
 
 @Injectable()
 export class InventoryService {

@@ -14,6 +14,7 @@ import { toOrderView } from './order-views';
 import { OrderLifecycle } from './order-lifecycle';
 import { OrdersRepository } from './orders.repository';
 import { OrderWriter } from './order-writer';
+import { actorOf } from '../common/context/actor';
 
 @Injectable()
 export class OrdersService {
@@ -82,10 +83,7 @@ export class OrdersService {
     await this.transactions.run(async (tx) => {
       const order = await this.lifecycle.lockById(tx, orderId);
       if (!order) throw AppError.notFound();
-      await this.lifecycle.cancel(tx, order, reason, {
-        kind: ctx.principal?.kind ?? null,
-        id: ctx.principal?.id ?? null,
-      });
+      await this.lifecycle.cancel(tx, order, reason, actorOf(ctx));
     });
     return this.fullView((await this.orders.byId(orderId))!);
   }

@@ -8,6 +8,7 @@ import type { OrderRef, StorefrontOrder } from './new-order';
 import { EarlierOrder, OrderWriter, type StorefrontOutcome } from './order-writer';
 import { KeyChecks } from '../access-keys/key-checks';
 import { RecentOrders } from './recent-orders';
+import { actorOf } from '../common/context/actor';
 
 export interface WebhookOutcome {
   status: 200 | 201;
@@ -69,7 +70,7 @@ export class PartnerWebhookService {
     if (remembered) return this.duplicate(brandId, partnerOrderId, remembered, fingerprint);
 
     const order = storefrontOrder(body, { brandId, partnerOrderId, fingerprint, receivedAt });
-    const actor = { kind: ctx.principal?.kind ?? null, id: ctx.principal?.id ?? null };
+    const actor = actorOf(ctx);
     // The repeat check and the matching are part of the write: one round trip for a new order and for a repeat.
     for (let attempt = 1; ; attempt++) {
       const outcome = await this.writer.acceptStorefrontOrder(order, actor, options);

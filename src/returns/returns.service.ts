@@ -14,6 +14,7 @@ import type { ReturnStatus } from './return-states';
 import { canReturnMove } from './return-transitions';
 import { toReturnView } from './return-views';
 import { ReturnsRepository, type NewReturn, type ReturnRow } from './returns.repository';
+import { actorOf } from '../common/context/actor';
 
 /** Orders whose units may be returned (contract §9). */
 const RETURNABLE: readonly OrderStatus[] = ['paid', 'shipped', 'completed', 'returned'];
@@ -27,8 +28,6 @@ const EVENT_OF: Partial<Record<ReturnStatus, string>> = {
   closed: 'return.closed',
   canceled: 'return.canceled',
 };
-
-const actorOf = (ctx: BrandContext) => ({ kind: ctx.principal?.kind ?? null, id: ctx.principal?.id ?? null });
 
 /**
  * Returns (contract §9). Every change locks the order's row first (through the order lifecycle),
