@@ -10,7 +10,6 @@ import { RateLimitModule } from './common/rate-limit/rate-limit.module';
 import { validateEnvironment } from './config/environment';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
-import { IdempotencyModule } from './idempotency/idempotency.module';
 import { IdentityModule } from './identity/identity.module';
 import { LoggingModule } from './logging.module';
 import { AccessKeysModule } from './access-keys/access-keys.module';
@@ -67,7 +66,6 @@ export class AppModule {
         PaymentsModule,
         DeliveryModule,
         NotificationsModule,
-        IdempotencyModule,
         WebhooksModule,
         AdminAreaModule,
       ],

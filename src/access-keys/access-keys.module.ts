@@ -9,10 +9,11 @@ import { OutboxModule } from '../outbox/outbox.module';
 import { SecurityJournalModule } from '../security-journal/security-journal.module';
 import { KeyExpiryReminders } from './key-expiry-reminders';
 import { KeyChecks } from './key-checks';
+import { IdempotencyModule } from '../idempotency/idempotency.module';
 
 /** Integration keys: issue, list, revoke; and the `csh_at_` credential of the guard chain. */
 @Module({
-  imports: [OutboxModule, SecurityJournalModule, TypeOrmModule.forFeature([IntegrationKeyEntity])],
+  imports: [IdempotencyModule, OutboxModule, SecurityJournalModule, TypeOrmModule.forFeature([IntegrationKeyEntity])],
   controllers: [IntegrationKeysController],
   providers: [
     IntegrationKeysRepository,

@@ -8,10 +8,16 @@ import { CatalogService } from './catalog.service';
 import { ProductSizeEntity } from './product-size.entity';
 import { ProductEntity } from './product.entity';
 import { SecurityJournalModule } from '../security-journal/security-journal.module';
+import { IdempotencyModule } from '../idempotency/idempotency.module';
 
 /** Products with their own and storefront articles, legacy sizes, and line matching. */
 @Module({
-  imports: [SecurityJournalModule, TypeOrmModule.forFeature([ProductEntity, ProductSizeEntity]), StockLedgerModule],
+  imports: [
+    IdempotencyModule,
+    SecurityJournalModule,
+    TypeOrmModule.forFeature([ProductEntity, ProductSizeEntity]),
+    StockLedgerModule,
+  ],
   controllers: [CatalogController],
   providers: [CatalogRepository, CatalogService, CatalogMatcher],
   exports: [CatalogService, CatalogMatcher],

@@ -5,10 +5,11 @@ import { DeliveryService } from './delivery.service';
 import { InboundEventsModule } from '../inbound-events/inbound-events.module';
 import { OutboxModule } from '../outbox/outbox.module';
 import { ReturnsModule } from '../returns/returns.module';
+import { IdempotencyModule } from '../idempotency/idempotency.module';
 
 /** The carrier's signed delivery status events. */
 @Module({
-  imports: [OutboxModule, InboundEventsModule, OrdersModule, ReturnsModule],
+  imports: [IdempotencyModule, OutboxModule, InboundEventsModule, OrdersModule, ReturnsModule],
   controllers: [DeliveryController],
   providers: [DeliveryService],
 })

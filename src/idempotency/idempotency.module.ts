@@ -1,4 +1,4 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { IdempotencyKeyEntity } from './idempotency-key.entity';
 import { IdempotencyInterceptor } from './idempotency.interceptor';
@@ -6,10 +6,9 @@ import { IdempotencyRepository } from './idempotency.repository';
 
 /**
  * Idempotency-Key on every POST an integration or site key makes (contract §11), through
- * `@IdempotentPost`. Global because Nest builds a route's interceptor in the controller's own
- * module, which must be able to reach the repository.
+ * `@IdempotentPost`. Nest builds a route's interceptor in the controller's own module, so each
+ * module with such routes imports this one.
  */
-@Global()
 @Module({
   imports: [TypeOrmModule.forFeature([IdempotencyKeyEntity])],
   providers: [IdempotencyRepository, IdempotencyInterceptor],

@@ -27,10 +27,14 @@ import { SessionsRepository } from './sessions.repository';
 import { SessionsService } from './sessions.service';
 import { UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
+import { IdempotencyModule } from '../idempotency/idempotency.module';
 
 /** Users, brands, memberships and sessions; plugs the session credential into the guard chain. */
 @Module({
-  imports: [TypeOrmModule.forFeature([UserEntity, BrandEntity, MembershipEntity, SessionEntity, LoginFailureEntity])],
+  imports: [
+    IdempotencyModule,
+    TypeOrmModule.forFeature([UserEntity, BrandEntity, MembershipEntity, SessionEntity, LoginFailureEntity]),
+  ],
   controllers: [AuthController, AdminUsersController, AdminBrandsController],
   providers: [
     {

@@ -6,10 +6,11 @@ import { CatalogModule } from '../catalog/catalog.module';
 import { InventoryController } from './inventory.controller';
 import { InventoryService } from './inventory.service';
 import { StockLedgerModule } from '../stock-ledger/stock-ledger.module';
+import { IdempotencyModule } from '../idempotency/idempotency.module';
 
 /** Stock levels, adjustments, the ledger's read side, acceptances and the production queue. */
 @Module({
-  imports: [TypeOrmModule.forFeature([AcceptanceEntity]), CatalogModule, StockLedgerModule],
+  imports: [IdempotencyModule, TypeOrmModule.forFeature([AcceptanceEntity]), CatalogModule, StockLedgerModule],
   controllers: [InventoryController],
   providers: [AcceptancesRepository, InventoryService],
   exports: [InventoryService],

@@ -18,10 +18,12 @@ import { RecentOrders } from './recent-orders';
 import { SecurityJournalModule } from '../security-journal/security-journal.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { OutboxModule } from '../outbox/outbox.module';
+import { IdempotencyModule } from '../idempotency/idempotency.module';
 
 /** Orders: the storefront webhook, platform orders and the admin read endpoints. */
 @Module({
   imports: [
+    IdempotencyModule,
     AccessKeysModule,
     DomainEventsModule,
     OutboxModule,

@@ -4,10 +4,11 @@ import { PaymentsController } from './payments.controller';
 import { PaymentsService } from './payments.service';
 import { SecurityJournalModule } from '../security-journal/security-journal.module';
 import { InboundEventsModule } from '../inbound-events/inbound-events.module';
+import { IdempotencyModule } from '../idempotency/idempotency.module';
 
 /** The bank's signed payment confirmations. */
 @Module({
-  imports: [InboundEventsModule, SecurityJournalModule, OrdersModule],
+  imports: [IdempotencyModule, InboundEventsModule, SecurityJournalModule, OrdersModule],
   controllers: [PaymentsController],
   providers: [PaymentsService],
 })

@@ -10,10 +10,12 @@ import { ProductionSitesService } from './production-sites.service';
 import { SiteKeyCredentialResolver } from './site-key-credential.resolver';
 import { SiteKeyEntity } from './site-key.entity';
 import { SecurityJournalModule } from '../security-journal/security-journal.module';
+import { IdempotencyModule } from '../idempotency/idempotency.module';
 
 /** Production sites, their keys, and the production API realm those keys open. */
 @Module({
   imports: [
+    IdempotencyModule,
     SecurityJournalModule,
     TypeOrmModule.forFeature([ProductionSiteEntity, SiteKeyEntity]),
     CatalogModule,

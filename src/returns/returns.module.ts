@@ -11,10 +11,12 @@ import { ReturnEntity } from './return.entity';
 import { ReturnsController } from './returns.controller';
 import { ReturnsRepository } from './returns.repository';
 import { ReturnsService } from './returns.service';
+import { IdempotencyModule } from '../idempotency/idempotency.module';
 
 /** Returns of orders' units: their states, receipts (restock through the ledger) and refunds. */
 @Module({
   imports: [
+    IdempotencyModule,
     TypeOrmModule.forFeature([ReturnEntity, ReturnItemEntity, ReturnNumberEntity]),
     DomainEventsModule,
     OrdersModule,

@@ -15,10 +15,12 @@ import { WebhookEndpointsController } from './webhook-endpoints.controller';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
 import { WebhookMessageEntity } from './webhook-message.entity';
+import { IdempotencyModule } from '../idempotency/idempotency.module';
 
 /** Outbound events to integrations (contract §10): endpoints, their sealed secrets, and the delivery worker. */
 @Module({
   imports: [
+    IdempotencyModule,
     TypeOrmModule.forFeature([
       WebhookEndpointEntity,
       WebhookMessageEntity,
