@@ -12,6 +12,7 @@ import { fingerprintOf, isWellFormedIntegrationKey } from './integration-key-for
 import { IntegrationKeyPrincipal, PendingIntegrationKeyPrincipal, rateLimitKeyOf } from './integration-key.principal';
 import { IntegrationKeysService } from './integration-keys.service';
 import { verifiedKeyRowOf, type KeyCheckOutcome } from './verify-key.query';
+import { BoundedMap } from '../common/runtime/bounded-map';
 
 // Which brand a key belongs to, by fingerprint; a key never changes brand, so this never goes stale.
 const MAX_KNOWN_BRANDS = 10_000;
@@ -23,7 +24,7 @@ const MAX_KNOWN_BRANDS = 10_000;
  */
 @Injectable()
 export class KeyChecks {
-  private readonly brands = new Map<string, number>();
+  private readonly brands = new BoundedMap<string, number>(MAX_KNOWN_BRANDS);
 
   constructor(
     private readonly keys: IntegrationKeysService,
@@ -93,7 +94,6 @@ export class KeyChecks {
   private enter(ctx: RequestContext, principal: IntegrationKeyPrincipal, permission: Permission | null): void {
     ctx.principal = principal;
     ctx.brandId = principal.boundBrandId;
-    if (this.brands.size >= MAX_KNOWN_BRANDS) this.brands.clear();
     this.brands.set(principal.rateLimitKey, principal.boundBrandId);
     if (permission !== null && !principal.permissionsIn(principal.boundBrandId).has(permission as never)) {
       throw AppError.forbidden(ErrorText.missingPermission(permission));

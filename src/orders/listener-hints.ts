@@ -1,3 +1,4 @@
+import { BoundedMap } from '../common/runtime/bounded-map';
 const MAX_HINTS = 10_000;
 
 /**
@@ -7,7 +8,7 @@ const MAX_HINTS = 10_000;
  * event, and nothing about the key (its validity, its brand) is kept.
  */
 export class ListenerHints {
-  private readonly listening = new Map<string, true>();
+  private readonly listening = new BoundedMap<string, true>(MAX_HINTS);
 
   listens(hint: string): boolean {
     return this.listening.has(hint);
@@ -19,8 +20,6 @@ export class ListenerHints {
       this.listening.delete(hint);
       return;
     }
-    // Oldest first out: a map iterates in insertion order.
-    if (this.listening.size >= MAX_HINTS) this.listening.delete(this.listening.keys().next().value!);
     this.listening.set(hint, true);
   }
 }

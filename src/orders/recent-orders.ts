@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EarlierOrder } from './order-writer';
+import { BoundedMap } from '../common/runtime/bounded-map';
 
 const CAPACITY = 10_000;
 
@@ -12,7 +13,7 @@ const CAPACITY = 10_000;
  */
 @Injectable()
 export class RecentOrders {
-  private readonly orders = new Map<string, EarlierOrder>();
+  private readonly orders = new BoundedMap<string, EarlierOrder>(CAPACITY);
 
   find(brandId: number, partnerOrderId: string): EarlierOrder | undefined {
     return this.orders.get(`${brandId}:${partnerOrderId}`);
@@ -21,8 +22,6 @@ export class RecentOrders {
   remember(brandId: number, partnerOrderId: string, order: EarlierOrder): void {
     const key = `${brandId}:${partnerOrderId}`;
     if (this.orders.has(key)) return;
-    // The oldest goes first: a Map iterates in insertion order.
-    if (this.orders.size >= CAPACITY) this.orders.delete(this.orders.keys().next().value!);
     this.orders.set(key, order);
   }
 }

@@ -1,3 +1,4 @@
+import { BoundedMap } from '../common/runtime/bounded-map';
 const MAX_ENTRIES = 10_000;
 
 /**
@@ -5,7 +6,7 @@ const MAX_ENTRIES = 10_000;
  * bound on how long a revoked key or a switched-off site may keep working (at most 30 s).
  */
 export class SiteKeyCache<T> {
-  private readonly entries = new Map<string, { value: T | null; until: number }>();
+  private readonly entries = new BoundedMap<string, { value: T | null; until: number }>(MAX_ENTRIES);
 
   constructor(private readonly ttlMs: number) {}
 
@@ -21,10 +22,6 @@ export class SiteKeyCache<T> {
 
   set(fingerprint: string, value: T | null): void {
     if (this.ttlMs <= 0) return;
-    if (this.entries.size >= MAX_ENTRIES) {
-      // Oldest first: Map keeps insertion order.
-      this.entries.delete(this.entries.keys().next().value!);
-    }
     this.entries.set(fingerprint, { value, until: Date.now() + this.ttlMs });
   }
 }

@@ -1,4 +1,5 @@
 import type { Type } from '@nestjs/common';
+import { BoundedMap } from '../runtime/bounded-map';
 
 // A query string longer than this is validated every time rather than remembered.
 const MAX_KEY_LENGTH = 512;
@@ -34,8 +35,7 @@ export class QueryVerdicts {
   remember(metatype: Type<object>, key: string, dto: unknown): void {
     if (!(dto instanceof metatype) || !hasOnlyPrimitiveFields(dto)) return;
     let verdicts = this.byClass.get(metatype);
-    if (!verdicts) this.byClass.set(metatype, (verdicts = new Map<string, Fields>()));
-    if (verdicts.size >= MAX_ENTRIES) verdicts.delete(verdicts.keys().next().value!);
+    if (!verdicts) this.byClass.set(metatype, (verdicts = new BoundedMap<string, Fields>(MAX_ENTRIES)));
     verdicts.set(key, Object.freeze({ ...(dto as Fields) }));
   }
 }
