@@ -15,7 +15,7 @@ import { jsonBodyOnly } from './common/http/express-body';
 import { assertUtf8, parseJsonBody } from './common/http/json-body';
 import { assignRequestId } from './common/http/request-id';
 import { createValidationPipe } from './common/validation/validation.pipe';
-import { ErrorBody } from './common/errors/error-body';
+import { ErrorBody } from './common/dto/error-body';
 import type { TrustProxy } from './config/trust-proxy';
 import { installLeanAsyncResourceBind } from './common/runtime/async-resource-bind';
 import { describeErrorBodies } from './common/errors/error-responses';

@@ -3,7 +3,7 @@ import { ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { SignedWebhook } from '../common/decorators/signed-webhook.decorator';
 import { CarrierEventDto } from './dto/carrier-event.dto';
 import { DeliveryService } from './delivery.service';
-import { WebhookAck } from '../common/webhooks/webhook-ack';
+import { WebhookAck } from '../common/dto/webhook-ack';
 import { IdempotentPost } from '../idempotency/idempotent-post.decorator';
 
 @ApiTags('inbound flows')

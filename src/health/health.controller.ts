@@ -1,5 +1,5 @@
 import { Controller, Get } from '@nestjs/common';
-import { HealthResponse } from './health.responses';
+import { HealthResponse } from './dto/health.responses';
 import { ApiOkResponse, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { Public } from '../common/decorators/public.decorator';

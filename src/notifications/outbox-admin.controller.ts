@@ -1,18 +1,10 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
-import { IsIn, IsOptional } from 'class-validator';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { PLATFORM_ADMIN } from '../common/context/permissions';
 import { RequirePermission } from '../common/decorators/require-permission.decorator';
-import { LimitQueryDto } from '../common/validation/limit-query.dto';
-import { OutboxJobs, type OutboxState } from '../outbox/outbox-jobs.repository';
-import { OutboxListResponse } from './outbox.responses';
-
-export class OutboxQueryDto extends LimitQueryDto {
-  @ApiPropertyOptional({ enum: ['pending', 'failed', 'done'], default: 'pending' })
-  @IsOptional()
-  @IsIn(['pending', 'failed', 'done'])
-  state: OutboxState = 'pending';
-}
+import { OutboxJobs } from '../outbox/outbox-jobs.repository';
+import { OutboxQueryDto } from './dto/outbox-query.dto';
+import { OutboxListResponse } from './dto/outbox.responses';
 
 /** What the outbox holds: pending jobs (with attempts and last error) and the ones given up. */
 @ApiTags('operations')

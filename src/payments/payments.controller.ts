@@ -5,7 +5,7 @@ import { Ctx } from '../common/decorators/ctx.decorator';
 import { SignedWebhook } from '../common/decorators/signed-webhook.decorator';
 import { PaymentEventDto } from './dto/payment-event.dto';
 import { PaymentsService } from './payments.service';
-import { WebhookAck } from '../common/webhooks/webhook-ack';
+import { WebhookAck } from '../common/dto/webhook-ack';
 import { IdempotentPost } from '../idempotency/idempotent-post.decorator';
 
 @ApiTags('inbound flows')

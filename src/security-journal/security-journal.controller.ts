@@ -3,9 +3,9 @@ import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { PLATFORM_ADMIN } from '../common/context/permissions';
 import { RequirePermission } from '../common/decorators/require-permission.decorator';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
-import { JournalQueryDto } from './journal-query.dto';
+import { JournalQueryDto } from './dto/journal-query.dto';
 import { SecurityJournal } from './security-journal.service';
-import { JournalListResponse } from './journal.responses';
+import { JournalListResponse } from './dto/journal.responses';
 
 @ApiTags('security journal')
 @Controller('admin')

@@ -1,6 +1,6 @@
 import { HttpException } from '@nestjs/common';
 import { AppError } from './app-error';
-import type { ErrorBody } from './error-body';
+import type { ErrorBody } from '../dto/error-body';
 import { ErrorText } from './error-texts';
 import { isDatabaseUnavailable, isOutOfRange } from './pg-errors';
 

@@ -1,5 +1,5 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { ErrorBody } from './error-body';
+import { ErrorBody } from '../dto/error-body';
 
 const ERROR_BODY = { $ref: `#/components/schemas/${ErrorBody.name}` };
 

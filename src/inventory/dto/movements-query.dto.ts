@@ -1,4 +1,4 @@
-import { LimitQueryDto } from '../../common/validation/limit-query.dto';
+import { LimitQueryDto } from '../../common/validation/dto/limit-query.dto';
 import { INT4_MAX } from '../../common/validation/integer-text';
 import { QueryInt } from '../../common/validation/query-int.decorator';
 

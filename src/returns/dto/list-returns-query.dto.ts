@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
 import { INT4_MAX } from '../../common/validation/integer-text';
-import { LimitQueryDto } from '../../common/validation/limit-query.dto';
+import { LimitQueryDto } from '../../common/validation/dto/limit-query.dto';
 import { QueryInt } from '../../common/validation/query-int.decorator';
 import { RETURN_STATUSES, type ReturnStatus } from '../return-states';
 

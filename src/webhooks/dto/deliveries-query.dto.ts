@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
-import { LimitQueryDto } from '../../common/validation/limit-query.dto';
+import { LimitQueryDto } from '../../common/validation/dto/limit-query.dto';
 
 export class DeliveriesQueryDto extends LimitQueryDto {
   @ApiPropertyOptional({ enum: ['pending', 'succeeded', 'failed'] })

@@ -1,4 +1,4 @@
-import { QueryInt } from './query-int.decorator';
+import { QueryInt } from '../query-int.decorator';
 
 /** The `limit` every list takes: 1–200, default 50 (contract §6, §8). */
 export class LimitQueryDto {
