@@ -3,7 +3,7 @@
  * floor-servers.ts loaded as the bench loads site_me (autocannon, 50 connections), in turns,
  * FLOOR_ROUNDS times (default 3) so that a slow minute of the machine falls on each of them.
  * Prints the median req/s, the server's CPU µs per request and node:http's CPU over each one's:
- * the limit's server is node:http (docs/performance.md, fifteenth session).
+ * the limit's server is node:http (docs/performance.md, Method).
  *   npm run bench:floor
  */
 import { spawn, type ChildProcess } from 'node:child_process';

@@ -24,9 +24,9 @@ export interface BenchRequest {
 }
 /**
  * Each request from a function, or one request sent again and again. autocannon builds a fixed
- * request's bytes once and a function's on every send: 17 µs of the load generator's CPU a
- * request against 9, on the cores it shares with the server. The limit's run.js sends its reads
- * fixed, and so do the read scenarios here.
+ * request's bytes once and a function's on every send, nearly twice the load generator's CPU a
+ * request, on the cores it shares with the server. The limit sends its reads fixed, and so do the
+ * read scenarios here.
  */
 export type NextRequest = (() => BenchRequest) | BenchRequest;
 

@@ -17,7 +17,7 @@ import { GENERIC_PLANS } from '../src/database/data-source-options';
 import { DEFAULT_DATABASE_POOL_SIZE } from '../src/config/environment';
 
 // The service's connection settings: without its generic plans the list is re-planned on every
-// call, and the yardstick measured PostgreSQL's planner (2 014 req/s against the service's 2 127).
+// call, and the yardstick would measure PostgreSQL's planner rather than a bare server (docs/performance.md, PERF-15).
 const pool = new Pool({
   connectionString: process.env.REFERENCE_DATABASE_URL,
   max: Number(process.env.REFERENCE_POOL_SIZE ?? DEFAULT_DATABASE_POOL_SIZE),

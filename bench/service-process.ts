@@ -26,8 +26,8 @@ export function startService(databaseUrl: string, port: number): ChildProcess {
       RATE_LIMIT_PER_SECOND: '1000000',
       RATE_LIMIT_BURST: '2000000',
       // DATABASE_POOL_SIZE is left to the service's default (10), as the limit's server runs too:
-      // against 30, in five alternated pairs on 11-23, webhook_unique +5-28 %, admin_list +4-29 %
-      // (docs/performance.md, fourteenth session). Set it in the environment to try another.
+      // on two cores, thirty backends cost PostgreSQL more CPU a statement than ten, in every
+      // alternated pair measured. Set it in the environment to try another.
 
       // The webhook_unique_subscribed scenario's receiver listens on this machine.
       WEBHOOK_ALLOW_PRIVATE_URLS: 'true',

@@ -1,6 +1,6 @@
 /**
  * Two builds of the service side by side on one database, loaded in alternating short turns, so a
- * change smaller than the machine's drift (±30 % between runs minutes apart) can still be told:
+ * change smaller than the machine's drift between runs minutes apart can still be told:
  * each turn of one build sits next to a turn of the other, and the ratio is taken turn by turn.
  *   npm run bench:ab -- OTHER_CHECKOUT [SCENARIO]
  * OTHER_CHECKOUT: another clone, built (`npx tsc -p tsconfig.build.json`), e.g. of the commit
@@ -65,8 +65,8 @@ async function main(): Promise<void> {
     const scenarios = scenarioRequests(seed, sent);
     const next = scenarios[scenario];
     if (!next) throw new Error(`unknown scenario ${scenario}`);
-    // Both at once: warmed one after the other, the build warmed last answered 5-7 % more requests
-    // a second in the later turns, whichever build it was (docs/performance.md, the nineteenth session).
+    // Both at once: warmed one after the other, the build warmed last answered more requests a
+    // second in the later turns, whichever build it was (docs/performance.md, Method).
     await Promise.all(sides.map((side) => run(side.base, `${side.name} warmup`, scenarios.webhook_unique, WARMUP)));
     await sql(url, 'ANALYZE');
     if (scenario === 'admin_list') await settle(url);

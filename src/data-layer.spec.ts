@@ -78,8 +78,9 @@ describe('the data layer', () => {
   });
 
   // A pipelined write sent while a transaction holds locks could wait behind one waiting on them,
-  // forever (PipelinedConnections). A runtime check needs AsyncLocalStorage, which cost every
-  // request a third more on Node 20 (docs/performance.md), so each file that sends one is reviewed and listed.
+  // forever (PipelinedConnections, docs/performance.md PERF-16). A runtime check needs AsyncLocalStorage,
+  // which on Node 20 turns on promise hooks for the whole process and made every request dearer,
+  // so each file that sends one is reviewed and listed.
   it('sends pipelined writes only from the storefront writer, which holds no transaction', () => {
     const senders = files.filter(({ text }) => /statements\.write\b/.test(text)).map(({ file }) => file);
     expect(senders).toEqual(['orders/order-writer.ts']);

@@ -87,7 +87,7 @@ export function setupApp<T extends INestApplication>(app: T): T {
 function setupFastify(app: NestFastifyApplication): void {
   const fastify = app.getHttpAdapter().getInstance();
   // Nest's adapter runs its own onRequest hook on every request; ours in that slot saves a hook of
-  // its own (a hook costs a request more than the header does: docs/performance.md, seventeenth session).
+  // its own (a hook costs a request more than the header does: docs/performance.md, PERF-7).
   (app.getHttpAdapter() as unknown as FastifyAdapter).setOnRequestHook((request, reply, done) => {
     reply.header('X-Request-Id', request.id);
     done();

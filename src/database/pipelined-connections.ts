@@ -3,7 +3,7 @@ import { Client, type ClientConfig } from 'pg';
 
 /**
  * Connections of each pipeline: two carried the order list best on two cores; for the storefront's
- * writes one to four were alike (docs/performance.md).
+ * writes one to four were alike (docs/performance.md, PERF-16).
  */
 export const PIPELINE_CONNECTIONS = 2;
 
@@ -30,8 +30,8 @@ export interface PipelinedQuery {
  * Single statements on a few connections in node-postgres' pipeline mode: a statement is written
  * at once, behind those still running on its connection, instead of waiting for a connection of
  * the pool to come free. PostgreSQL then runs them back to back without sleeping between them,
- * and both sides make fewer system calls: in a closed loop of the order list, CPU a statement
- * fell by about half in the service and by a third in PostgreSQL.
+ * and both sides make fewer system calls, so each statement costs both less CPU
+ * (docs/performance.md, PERF-16).
  *
  * Each statement is its own implicit transaction (node-postgres ends every one with a Sync), and
  * one that waits holds up those behind it on its connection. So reads and writes get pipelines of

@@ -15,7 +15,7 @@ export function requestFingerprint(value: unknown): string {
  * Keys sorted by UTF-16 code units (Array#sort's order), undefined members left out, array gaps
  * written empty: the text fingerprints were first made with, so a repeat of an order stored
  * before still matches. Built by concatenation: the entry arrays, sort callbacks and joins it
- * was written with cost twice as much, on every storefront order.
+ * was written with cost more, on every storefront order (docs/performance.md, PERF-12).
  */
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) {

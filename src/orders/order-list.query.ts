@@ -7,8 +7,8 @@ import type { Prepared } from '../database/prepared';
  * orders, newest first, and the brand's total, kept by triggers on orders (migration
  * BrandOrderCounts: a handful of rows, whatever the number of orders). Built here rather than
  * from rows, the answer costs the service no row description, row or date parsing and no
- * serialisation (35 µs of its 265 a `limit=1` list under the bench). `json`, not `jsonb`, keeps
- * the keys in the order below.
+ * serialisation (docs/performance.md, PERF-21). `json`, not `jsonb`, keeps the keys in the order
+ * below.
  */
 const pageJson = (brandId: string, limit: string, offset: string) =>
   `json_build_object(

@@ -132,12 +132,12 @@ export const INSERT_ORDER: Prepared = {
  * endpoint for it. An order the brand already has with this partnerOrderId is read instead (the
  * repeat check) and nothing is matched, locked or written; so is nothing when a line matches no
  * size ("unmatched": the caller asks the matcher which, for the 422). One round trip instead of
- * a lookup, a matching query, BEGIN, order, stock, mail, COMMIT.
+ * a lookup, a matching query, BEGIN, order, stock, mail, COMMIT (docs/performance.md, PERF-17).
  *
  * The answer is one row; its `outcome` is null when nothing happened: a twin committed first
- * (read it with a new snapshot) or, with the key check, the key did not pass. One row with a CASE rather than a UNION ALL arm per outcome: PostgreSQL sets up
- * every arm on every run, and the arms cost an order about 90 µs of the database's time
- * (pg_stat_statements under webhook_unique: 770/740 → 677/650 µs a statement).
+ * (read it with a new snapshot) or, with the key check, the key did not pass. One row with a
+ * CASE rather than a UNION ALL arm per outcome: PostgreSQL sets up every arm on every run,
+ * whatever it returns.
  */
 function acceptStorefrontOrderSql(
   A: Readonly<Record<(typeof STOREFRONT_PARAMS)[number], string>>,
@@ -215,9 +215,8 @@ export const ACCEPT_STOREFRONT_ORDER: Prepared = {
 
 /**
  * The same without the `order.created` event and its webhook parts, for a brand that has no
- * endpoint for it: PostgreSQL prepares every part of a statement on each run, written to or not,
- * and those parts cost an order about 150 µs of the database's time. Answers `listens`, writing
- * nothing, for a brand that has one.
+ * endpoint for it: PostgreSQL prepares every part of a statement on each run, written to or not
+ * (docs/performance.md, PERF-17). Answers `listens`, writing nothing, for a brand that has one.
  */
 export const ACCEPT_STOREFRONT_ORDER_UNHEARD: Prepared = {
   name: 'accept_storefront_order_unheard',

@@ -19,9 +19,9 @@ export function parseFullName(fullName: string): ParsedName {
 /**
  * How nearly every storefront writes a Russian mobile: +7 or the trunk 8, then 9 and nine more
  * digits, spaced with blanks, dashes or brackets. libphonenumber finds every such number valid and
- * gives +7 and the ten digits, but spends 3–5 % of a storefront order's service CPU finding that
- * out (docs/performance.md, the twenty-first session); recipient-parsing.spec.ts holds the
- * shortcut to the library's answer.
+ * gives +7 and the ten digits, but at a noticeable share of a storefront order's service CPU
+ * (docs/performance.md, PERF-13); recipient-parsing.spec.ts holds the shortcut to the library's
+ * answer.
  */
 const RU_MOBILE = /^ *(?:\+7|8)[ ()-]*(9(?:[ ()-]*\d){9}) *$/;
 

@@ -9,7 +9,7 @@ import { WebhookDispatcher } from './webhook-dispatcher';
  * does not wait for the next poll. This instance's own worker is woken in memory; only when it
  * runs none or has no room does a NOTIFY reach the others. Not a NOTIFY in the writing
  * transaction: PostgreSQL serialises the commits of notifying transactions, which cost the
- * storefront webhook about an eighth of its orders while an endpoint listened (docs/performance.md).
+ * storefront webhook orders while an endpoint listened (docs/performance.md, PERF-23).
  */
 @Injectable()
 export class DeliveryWake {

@@ -46,7 +46,7 @@ const siteRequest = () => ({ headers: { authorization: 'Bearer abc' }, method: '
 
 /**
  * A guard that returns a boolean lets Nest call the next one in the same turn; a promise costs
- * every request a wait (docs/performance.md, seventeenth session). Credentials that need no I/O
+ * every request a wait (docs/performance.md, PERF-5). Credentials that need no I/O
  * (a remembered site key, an integration key its route's statement checks) keep the chain
  * synchronous to the end.
  */

@@ -27,9 +27,9 @@ interface Window {
  * Its own ThrottlerGuard reads five route decorators per window and awaits each value on every
  * request, then awaits the tracker and the counter per window. Limits here are per key, never per
  * route (no @Throttle or @SkipThrottle), and no X-RateLimit headers are sent, so the windows are
- * counted directly: the tracker once, one counter call per window (a tenth of site_me's time
- * otherwise, docs/performance.md). Counted in memory, that takes no promise at all, so Nest goes
- * on to the next guard in the same turn.
+ * counted directly: the tracker once, one counter call per window (docs/performance.md, PERF-6).
+ * Counted in memory, that takes no promise at all, so Nest goes on to the next guard in the same
+ * turn.
  */
 @Injectable()
 export class RateLimitGuard implements CanActivate {

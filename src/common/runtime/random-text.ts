@@ -2,10 +2,10 @@ import { randomFillSync } from 'node:crypto';
 
 /*
  * Random bytes drawn from OpenSSL's CSPRNG 4 KiB at a time rather than 16 at a time, as Node's
- * randomUUID batches its own: `randomBytes(16)` cost ~1.8 µs in a loop and, by the profile,
- * ~16 µs of a storefront order under load; a slice of the pool costs ~0.1. Each byte is handed
- * out once and wiped as it is, so the pool never holds a token already given out. Cluster workers
- * are processes of their own, each with its own pool.
+ * randomUUID batches its own: a `randomBytes(16)` call per order cost many times a slice of the
+ * pool (docs/performance.md, PERF-12). Each byte is handed out once and wiped as it is, so the
+ * pool never holds a token already given out. Cluster workers are processes of their own, each
+ * with its own pool.
  */
 const POOL_BYTES = 4096;
 const pool = Buffer.allocUnsafeSlow(POOL_BYTES);

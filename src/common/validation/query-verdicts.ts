@@ -12,7 +12,8 @@ type Fields = Readonly<Record<string, unknown>>;
  * The validated DTO of a query string, remembered per DTO class. Query DTOs are validated by
  * class-validator's built-in rules and pure transforms (no clock, no database), so one query
  * string always gives the same DTO; and callers repeat few of them (`limit=50`, the next offset),
- * while validating even `?limit=1` was a tenth of the order list's time under load. Only a DTO
+ * while validating even `?limit=1` was a large part of the order list's time under load
+ * (docs/performance.md, PERF-10). Only a DTO
  * whose fields are all primitive is remembered, so each caller gets a copy that shares nothing.
  * A refused query is not remembered: it is validated again and refused again.
  */

@@ -33,7 +33,7 @@ export function flattenValidationErrors(errors: ValidationError[], prefix = ''):
  * Before a body is validated, Nest's pipe walks it twice more: to delete `constructor` and
  * `prototype` keys (`__proto__` too) and to close the gaps of sparse arrays. A body our JSON
  * parser produced and found free of such keys (isPlainJsonBody) has nothing either walk would
- * change, JSON having no sparse arrays; the walks were a fifth of the storefront body's pipe.
+ * change, JSON having no sparse arrays (docs/performance.md, PERF-8).
  *
  * A query DTO is validated once per distinct query string (QueryVerdicts).
  *

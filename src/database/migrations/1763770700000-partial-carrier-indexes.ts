@@ -4,7 +4,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * The carrier lookups (`carrier_order_uuid = $1`, `carrier_tracking_number = $1`) only ever look
  * for a value, and most storefront orders arrive without either: partial indexes give those
  * orders no entries, two index insertions less per order on the webhook's hot path
- * (docs/performance.md).
+ * (docs/performance.md, PERF-22).
  */
 export class PartialCarrierIndexes1763770700000 implements MigrationInterface {
   name = 'PartialCarrierIndexes1763770700000';

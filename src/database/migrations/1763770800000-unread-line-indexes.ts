@@ -4,7 +4,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * `order_items (size_id)` and `stock_movements (order_id)` were only there for foreign keys whose
  * parents the service never deletes (sizes, orders); no query reads by them (order lines are
  * read by `(order_id, line)`, ledger rows by `(size_id, id)`). They cost two index insertions
- * per order line on the storefront webhook's hot path (docs/performance.md). An operator who
+ * per order line on the storefront webhook's hot path (docs/performance.md, PERF-22). An operator who
  * deletes an order or a size by hand now pays a scan of those tables for the foreign key check.
  */
 export class UnreadLineIndexes1763770800000 implements MigrationInterface {

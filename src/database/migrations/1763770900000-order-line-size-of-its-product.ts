@@ -4,7 +4,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * An order line's size is a size of the line's product, enforced by the database: one foreign
  * key on (size, product) instead of one on each. It holds what the two held (the size exists, so
  * its product does) and the pairing they did not, with one check per line fewer on the storefront
- * webhook's hot path (docs/performance.md).
+ * webhook's hot path (docs/performance.md, PERF-22).
  */
 export class OrderLineSizeOfItsProduct1763770900000 implements MigrationInterface {
   name = 'OrderLineSizeOfItsProduct1763770900000';

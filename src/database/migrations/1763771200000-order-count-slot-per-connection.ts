@@ -3,8 +3,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * The brand's order count slot is the writing connection's (backend pid % 64), not the order's
  * (id % 16). By order id, concurrent orders of one brand fell on the same slot as often as not,
- * and each waited for the other's commit to add one to it (about 160 µs of an order's statement
- * under load); a connection runs one transaction at a time, so by connection two orders share a
+ * and each waited for the other's commit to add one to it (docs/performance.md, PERF-21); a
+ * connection runs one transaction at a time, so by connection two orders share a
  * slot only when their connections do. A deletion subtracts from its own connection's slot, which
  * may go below zero: the total is the sum of a brand's slots.
  */
