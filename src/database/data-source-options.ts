@@ -4,8 +4,8 @@ import { migrations } from './migrations';
 /**
  * Every statement here is a keyed lookup or a brand's page, for which the generic plan is the
  * right one; left to choose, PostgreSQL re-plans `… LIMIT $n` on every call (a parameter limit is
- * costed as a tenth of the table), and planning the order list cost four times its execution
- * (docs/performance.md).
+ * costed as a tenth of the table), and planning the order list cost more than running it
+ * (docs/performance.md, PERF-15).
  */
 export const GENERIC_PLANS = '-c plan_cache_mode=force_generic_plan';
 
