@@ -1,4 +1,5 @@
 /** The public JSON API, as the signed-in store administrator: cookie session and X-CSRF-Token. */
+import type { ErrorBody } from './types';
 
 export class ApiError extends Error {
   constructor(
@@ -46,7 +47,8 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   if (response.status === 204) return undefined as T;
-  const json = (await response.json().catch(() => ({}))) as { error?: string; details?: string[] };
+  // A body that is not JSON (a proxy's page) leaves every field out.
+  const json = (await response.json().catch(() => ({}))) as Partial<ErrorBody>;
   if (!response.ok) {
     if (response.status === 401 && path !== '/auth/login') session.onSignedOut();
     throw new ApiError(response.status, json.error ?? `HTTP ${response.status}`, json.details ?? []);

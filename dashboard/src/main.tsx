@@ -9,7 +9,7 @@ import { ProductsPage } from './pages/products';
 import { ReturnsPage } from './pages/returns';
 import { SitesPage } from './pages/sites';
 import { WebhooksPage } from './pages/webhooks';
-import type { Brand, Me } from './types';
+import type { BrandListResponse, BrandResponse, LoginResponse, MeResponse } from './types';
 import { ErrorNote } from './ui/use-load';
 
 const SECTIONS = [
@@ -24,16 +24,19 @@ const SECTIONS = [
 ] as const;
 type Section = (typeof SECTIONS)[number][0];
 
+/** A store in the chooser: until the superadministrator's full list arrives, the memberships name them. */
+type StoreChoice = Pick<BrandResponse, 'id' | 'name' | 'slug'>;
+
 const sectionOf = (hash: string): Section => SECTIONS.find(([id]) => `#/${id}` === hash)?.[0] ?? 'keys';
 
 function App() {
-  const [me, setMe] = useState<Me | null | 'signed-out'>(null);
+  const [me, setMe] = useState<MeResponse | null | 'signed-out'>(null);
   useEffect(() => {
     onSignedOut(() => {
       setCsrfToken(null);
       setMe('signed-out');
     });
-    get<Me>('/auth/me').then(
+    get<MeResponse>('/auth/me').then(
       (who) => {
         setCsrfToken(who.csrfToken);
         setMe(who);
@@ -46,7 +49,7 @@ function App() {
   return <Shell me={me} onSignedOut={() => setMe('signed-out')} />;
 }
 
-function SignIn(props: { onSignedIn: (me: Me) => void }) {
+function SignIn(props: { onSignedIn: (me: MeResponse) => void }) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -57,9 +60,9 @@ function SignIn(props: { onSignedIn: (me: Me) => void }) {
         onSubmit={async (event) => {
           event.preventDefault();
           try {
-            const session = await post<{ csrfToken: string }>('/auth/login', { email, password });
+            const session = await post<LoginResponse>('/auth/login', { email, password });
             setCsrfToken(session.csrfToken);
-            props.onSignedIn(await get<Me>('/auth/me'));
+            props.onSignedIn(await get<MeResponse>('/auth/me'));
           } catch (e) {
             setError(e instanceof ApiError ? e.message : String(e));
           }
@@ -92,8 +95,8 @@ function SignIn(props: { onSignedIn: (me: Me) => void }) {
   );
 }
 
-function Shell(props: { me: Me; onSignedOut: () => void }) {
-  const [brands, setBrands] = useState<Brand[]>(
+function Shell(props: { me: MeResponse; onSignedOut: () => void }) {
+  const [brands, setBrands] = useState<StoreChoice[]>(
     props.me.memberships.map((m) => ({ id: m.brandId, name: m.brandName, slug: m.brandSlug })),
   );
   const [brandId, setBrandId] = useState<number | null>(brands[0]?.id ?? null);
@@ -107,7 +110,7 @@ function Shell(props: { me: Me; onSignedOut: () => void }) {
   useEffect(() => {
     // A superadministrator works in every store: the chooser lists them all.
     if (props.me.isSuperadmin) {
-      get<{ items: Brand[] }>('/admin/brands').then(
+      get<BrandListResponse>('/admin/brands').then(
         (all) => {
           setBrands(all.items);
           setBrandId((current) => current ?? all.items[0]?.id ?? null);

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { get } from '../api';
-import type { JournalEntry } from '../types';
+import type { JournalListResponse } from '../types';
 import { when } from '../ui/format';
 import { useLoad } from '../ui/use-load';
 import { ErrorNote } from '../ui/use-load';
@@ -33,7 +33,7 @@ export function JournalPage(props: { brandId: number }) {
   const before = pages.at(-1);
   const entries = useLoad(
     () =>
-      get<{ items: JournalEntry[] }>(
+      get<JournalListResponse>(
         `/admin/brands/${props.brandId}/security-journal?limit=50${type ? `&type=${type}` : ''}${before ? `&before=${before}` : ''}`,
       ),
     [props.brandId, type, before],

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { get, post } from '../api';
 import { BRAND_PERMISSIONS, SETTINGS_MANAGE } from '../contract';
-import type { IntegrationKey } from '../types';
+import type { IntegrationKeyListResponse, IntegrationKeyResponse, IssuedIntegrationKeyResponse } from '../types';
 import { Confirm, Dialog } from '../ui/dialog';
 import { expiresSoon, when } from '../ui/format';
 import { SecretDialog } from '../ui/secret-dialog';
@@ -20,11 +20,11 @@ const dateIn = (days: number) => new Date(Date.now() + days * 86_400_000).toISOS
 /** Integration keys of the brand: list, issue, roll, pin to addresses, revoke (contract §3, §12). */
 export function KeysPage(props: { brandId: number }) {
   const base = `/admin/brands/${props.brandId}/integration-keys`;
-  const keys = useLoad(() => get<{ items: IntegrationKey[] }>(base), [base]);
+  const keys = useLoad(() => get<IntegrationKeyListResponse>(base), [base]);
   const [issuing, setIssuing] = useState(false);
-  const [shown, setShown] = useState<IntegrationKey | null>(null);
-  const [revoking, setRevoking] = useState<IntegrationKey | null>(null);
-  const [rolling, setRolling] = useState<IntegrationKey | null>(null);
+  const [shown, setShown] = useState<IssuedIntegrationKeyResponse | null>(null);
+  const [revoking, setRevoking] = useState<IntegrationKeyResponse | null>(null);
+  const [rolling, setRolling] = useState<IntegrationKeyResponse | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   return (
@@ -100,7 +100,7 @@ export function KeysPage(props: { brandId: number }) {
           }}
         />
       )}
-      {shown?.key && (
+      {shown && (
         <SecretDialog
           title={`Key for ${shown.name}`}
           secret={shown.key}
@@ -128,7 +128,10 @@ export function KeysPage(props: { brandId: number }) {
           action="Roll"
           onClose={() => setRolling(null)}
           onConfirm={async () => {
-            await attempt(async () => setShown(await post<IntegrationKey>(`${base}/${rolling.id}/roll`, {})), setError);
+            await attempt(
+              async () => setShown(await post<IssuedIntegrationKeyResponse>(`${base}/${rolling.id}/roll`, {})),
+              setError,
+            );
             keys.reload();
           }}
         >
@@ -139,7 +142,11 @@ export function KeysPage(props: { brandId: number }) {
   );
 }
 
-function IssueKeyDialog(props: { base: string; onClose: () => void; onIssued: (key: IntegrationKey) => void }) {
+function IssueKeyDialog(props: {
+  base: string;
+  onClose: () => void;
+  onIssued: (key: IssuedIntegrationKeyResponse) => void;
+}) {
   const [name, setName] = useState('');
   const [permissions, setPermissions] = useState<string[]>([]);
   const [fullAccess, setFullAccess] = useState(false);
@@ -155,7 +162,7 @@ function IssueKeyDialog(props: { base: string; onClose: () => void; onIssued: (k
     event.preventDefault();
     const allowedIps = addresses.split(/[\s,]+/).filter(Boolean);
     await attempt(async () => {
-      const issued = await post<IntegrationKey>(props.base, {
+      const issued = await post<IssuedIntegrationKeyResponse>(props.base, {
         name,
         ...(fullAccess ? { fullAccess: true } : { permissions }),
         ...(expires ? { expiresAt: new Date(`${expires}T23:59:59`).toISOString() } : {}),

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { get, post } from '../api';
-import type { Order, OrderSummary } from '../types';
+import type { OrderListResponse, OrderResponse } from '../types';
 import { Confirm } from '../ui/dialog';
 import { money, when } from '../ui/format';
 import { attempt, ErrorNote, useLoad } from '../ui/use-load';
@@ -8,10 +8,7 @@ import { attempt, ErrorNote, useLoad } from '../ui/use-load';
 /** The brand's orders, newest first, and one order in detail (contract §6, §9). */
 export function OrdersPage() {
   const [offset, setOffset] = useState(0);
-  const orders = useLoad(
-    () => get<{ items: OrderSummary[]; total: number }>(`/orders/admin/all?limit=50&offset=${offset}`),
-    [offset],
-  );
+  const orders = useLoad(() => get<OrderListResponse>(`/orders/admin/all?limit=50&offset=${offset}`), [offset]);
   const [open, setOpen] = useState<number | null>(null);
   if (open !== null) return <OrderDetail id={open} onBack={() => setOpen(null)} />;
   return (
@@ -82,7 +79,7 @@ export function Pager(props: { offset: number; total: number; onOffset: (offset:
 }
 
 function OrderDetail(props: { id: number; onBack: () => void }) {
-  const order = useLoad(() => get<Order>(`/orders/admin/${props.id}`), [props.id]);
+  const order = useLoad(() => get<OrderResponse>(`/orders/admin/${props.id}`), [props.id]);
   const [cancelling, setCancelling] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const o = order.data;

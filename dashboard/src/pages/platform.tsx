@@ -1,20 +1,13 @@
 import { useState } from 'preact/hooks';
 import { get, post, put } from '../api';
 import { BRAND_PERMISSIONS } from '../contract';
-import type { Brand } from '../types';
+import type { BrandListResponse, UserListResponse } from '../types';
 import { attempt, ErrorNote, useLoad } from '../ui/use-load';
-
-interface User {
-  id: number;
-  email: string;
-  isSuperadmin: boolean;
-  active: boolean;
-}
 
 /** The superadministrator's extras (contract §1): stores, users, and who may do what in the open store. */
 export function PlatformPage(props: { brandId: number | null; onBrandsChanged: () => void }) {
-  const brands = useLoad(() => get<{ items: Brand[] }>('/admin/brands'));
-  const users = useLoad(() => get<{ items: User[] }>('/admin/users'));
+  const brands = useLoad(() => get<BrandListResponse>('/admin/brands'));
+  const users = useLoad(() => get<UserListResponse>('/admin/users'));
   const [store, setStore] = useState({ name: '', slug: '', staffEmail: '' });
   const [user, setUser] = useState({ email: '', password: '' });
   const [member, setMember] = useState<number | ''>('');

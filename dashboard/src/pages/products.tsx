@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { get, patch, post } from '../api';
-import type { Product } from '../types';
+import type { ProductListResponse, ProductResponse } from '../types';
 import { money } from '../ui/format';
 import { attempt, ErrorNote, useLoad } from '../ui/use-load';
 
@@ -17,8 +17,8 @@ const kopeks = (rubles: string) => Math.round(Number(rubles.replace(',', '.')) *
  * here). Stock of new sizes is their initial stock; later changes go through adjustments.
  */
 export function ProductsPage() {
-  const products = useLoad(() => get<{ items: Product[] }>('/catalog/products'));
-  const [editing, setEditing] = useState<Product | null>(null);
+  const products = useLoad(() => get<ProductListResponse>('/catalog/products'));
+  const [editing, setEditing] = useState<ProductResponse | null>(null);
   return (
     <section aria-labelledby="products-title">
       <h1 id="products-title">Products</h1>
@@ -66,7 +66,7 @@ export function ProductsPage() {
   );
 }
 
-function ProductForm(props: { product: Product | null; onSaved: () => void; onCancel: () => void }) {
+function ProductForm(props: { product: ProductResponse | null; onSaved: () => void; onCancel: () => void }) {
   const existing = props.product;
   const [name, setName] = useState(existing?.name ?? '');
   const [article, setArticle] = useState(existing?.article ?? '');

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { get, post } from '../api';
-import type { Return } from '../types';
+import type { ReturnListResponse, ReturnResponse } from '../types';
 import { Confirm, Dialog } from '../ui/dialog';
 import { money, when } from '../ui/format';
 import { attempt, ErrorNote, useLoad } from '../ui/use-load';
@@ -23,8 +23,7 @@ export function ReturnsPage() {
   const [status, setStatus] = useState('');
   const [offset, setOffset] = useState(0);
   const returns = useLoad(
-    () =>
-      get<{ items: Return[]; total: number }>(`/returns?limit=50&offset=${offset}${status ? `&status=${status}` : ''}`),
+    () => get<ReturnListResponse>(`/returns?limit=50&offset=${offset}${status ? `&status=${status}` : ''}`),
     [status, offset],
   );
   const [open, setOpen] = useState<number | null>(null);
@@ -86,7 +85,7 @@ export function ReturnsPage() {
 
 function ReturnDetail(props: { id: number; onBack: () => void }) {
   const path = `/returns/${props.id}`;
-  const ret = useLoad(() => get<Return>(path), [path]);
+  const ret = useLoad(() => get<ReturnResponse>(path), [path]);
   const [error, setError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<'decline' | 'cancel' | null>(null);
   const [receiving, setReceiving] = useState(false);
@@ -186,7 +185,7 @@ function ReturnDetail(props: { id: number; onBack: () => void }) {
   );
 }
 
-function ReceiveDialog(props: { ret: Return; onClose: () => void; onDone: () => void }) {
+function ReceiveDialog(props: { ret: ReturnResponse; onClose: () => void; onDone: () => void }) {
   const [rows, setRows] = useState(
     props.ret.items.map((item) => ({ id: item.id, quantity: '', disposition: 'restock' })),
   );

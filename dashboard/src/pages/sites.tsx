@@ -1,6 +1,12 @@
 import { useState } from 'preact/hooks';
 import { get, patch, post } from '../api';
-import type { Site, SiteKey } from '../types';
+import type {
+  IssuedSiteKeyResponse,
+  SiteKeyListResponse,
+  SiteKeyResponse,
+  SiteListResponse,
+  SiteResponse,
+} from '../types';
 import { Confirm } from '../ui/dialog';
 import { when } from '../ui/format';
 import { SecretDialog } from '../ui/secret-dialog';
@@ -9,7 +15,7 @@ import { attempt, ErrorNote, useLoad } from '../ui/use-load';
 /** Production sites and their keys (contract §4). */
 export function SitesPage(props: { brandId: number }) {
   const base = `/admin/brands/${props.brandId}/production-sites`;
-  const sites = useLoad(() => get<{ items: Site[] }>(base), [base]);
+  const sites = useLoad(() => get<SiteListResponse>(base), [base]);
   const [name, setName] = useState('');
   const [error, setError] = useState<string | null>(null);
 
@@ -40,11 +46,11 @@ export function SitesPage(props: { brandId: number }) {
   );
 }
 
-function SiteCard(props: { base: string; site: Site; onChange: () => void }) {
+function SiteCard(props: { base: string; site: SiteResponse; onChange: () => void }) {
   const path = `${props.base}/${props.site.id}`;
-  const keys = useLoad(() => get<{ items: SiteKey[] }>(`${path}/keys`), [path]);
+  const keys = useLoad(() => get<SiteKeyListResponse>(`${path}/keys`), [path]);
   const [shown, setShown] = useState<string | null>(null);
-  const [revoking, setRevoking] = useState<SiteKey | null>(null);
+  const [revoking, setRevoking] = useState<SiteKeyResponse | null>(null);
   const [error, setError] = useState<string | null>(null);
   return (
     <article class="card" aria-label={`Site ${props.site.name}`}>
@@ -55,7 +61,7 @@ function SiteCard(props: { base: string; site: Site; onChange: () => void }) {
         <button
           type="button"
           onClick={async () => {
-            await attempt(async () => setShown((await post<SiteKey>(`${path}/keys`)).key ?? null), setError);
+            await attempt(async () => setShown((await post<IssuedSiteKeyResponse>(`${path}/keys`)).key), setError);
             keys.reload();
           }}
         >

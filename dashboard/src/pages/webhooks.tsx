@@ -1,7 +1,13 @@
 import { useState } from 'preact/hooks';
 import { del, get, patch, post } from '../api';
 import { ORDER_EVENT_TYPES, RETURN_EVENT_TYPES } from '../contract';
-import type { Delivery, Endpoint } from '../types';
+import type {
+  CreatedWebhookEndpointResponse,
+  WebhookDeliveryListResponse,
+  WebhookEndpointListResponse,
+  WebhookEndpointResponse,
+  WebhookSecretResponse,
+} from '../types';
 import { Confirm, Dialog } from '../ui/dialog';
 import { when } from '../ui/format';
 import { SecretDialog } from '../ui/secret-dialog';
@@ -12,14 +18,14 @@ const EVENT_TYPES = [...ORDER_EVENT_TYPES, ...RETURN_EVENT_TYPES];
 /** Webhook endpoints of the brand and what was delivered to them (contract §10). */
 export function WebhooksPage(props: { brandId: number }) {
   const base = `/admin/brands/${props.brandId}/webhook-endpoints`;
-  const endpoints = useLoad(() => get<{ items: Endpoint[] }>(base), [base]);
+  const endpoints = useLoad(() => get<WebhookEndpointListResponse>(base), [base]);
   const [url, setUrl] = useState('');
   const [types, setTypes] = useState<string[]>([]);
   const [description, setDescription] = useState('');
   const [secret, setSecret] = useState<string | null>(null);
-  const [deliveriesOf, setDeliveriesOf] = useState<Endpoint | null>(null);
-  const [deleting, setDeleting] = useState<Endpoint | null>(null);
-  const [rotating, setRotating] = useState<Endpoint | null>(null);
+  const [deliveriesOf, setDeliveriesOf] = useState<WebhookEndpointResponse | null>(null);
+  const [deleting, setDeleting] = useState<WebhookEndpointResponse | null>(null);
+  const [rotating, setRotating] = useState<WebhookEndpointResponse | null>(null);
   const [error, setError] = useState<string | null>(null);
   const toggle = (type: string) => setTypes((t) => (t.includes(type) ? t.filter((x) => x !== type) : [...t, type]));
 
@@ -32,12 +38,12 @@ export function WebhooksPage(props: { brandId: number }) {
         onSubmit={async (event) => {
           event.preventDefault();
           await attempt(async () => {
-            const created = await post<Endpoint>(base, {
+            const created = await post<CreatedWebhookEndpointResponse>(base, {
               url,
               eventTypes: types,
               ...(description.trim() ? { description } : {}),
             });
-            setSecret(created.secret ?? null);
+            setSecret(created.secret);
             setUrl('');
             setTypes([]);
             setDescription('');
@@ -141,7 +147,7 @@ export function WebhooksPage(props: { brandId: number }) {
           onConfirm={async () => {
             await attempt(
               async () =>
-                setSecret((await post<{ secret: string }>(`${base}/${rotating.id}/rotate-secret`, {})).secret),
+                setSecret((await post<WebhookSecretResponse>(`${base}/${rotating.id}/rotate-secret`, {})).secret),
               setError,
             );
           }}
@@ -166,8 +172,8 @@ export function WebhooksPage(props: { brandId: number }) {
   );
 }
 
-function DeliveriesDialog(props: { base: string; endpoint: Endpoint; onClose: () => void }) {
-  const deliveries = useLoad(() => get<{ items: Delivery[] }>(`${props.base}/deliveries?limit=50`), [props.base]);
+function DeliveriesDialog(props: { base: string; endpoint: WebhookEndpointResponse; onClose: () => void }) {
+  const deliveries = useLoad(() => get<WebhookDeliveryListResponse>(`${props.base}/deliveries?limit=50`), [props.base]);
   const [error, setError] = useState<string | null>(null);
   return (
     <Dialog title={`Deliveries to ${props.endpoint.url}`} onClose={props.onClose}>
