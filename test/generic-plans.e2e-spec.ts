@@ -1,3 +1,4 @@
+import { DataSource } from 'typeorm';
 import { PreparedStatements } from '../src/database/prepared';
 import { LedgerSql } from '../src/stock-ledger/stock-ledger';
 import { withClient } from './support/test-database';
@@ -29,13 +30,13 @@ describe('statement parts under generic plans', () => {
 
   afterAll(() => closeSuite(s));
 
-  it('the pipelined reads connect as the pool does: generic plans, the service named', async () => {
+  it('the pipelined reads connect as TypeORM's pool does: generic plans, the service named', async () => {
     const statements = s.t.app.get(PreparedStatements);
     const probe = {
       name: 'connection_settings_probe',
       text: "SELECT current_setting('plan_cache_mode') AS plans, current_setting('application_name') AS app",
     };
-    const [pooled] = await statements.run<{ plans: string; app: string }>(probe, []);
+    const [pooled] = await s.t.app.get(DataSource).query<Array<{ plans: string; app: string }>>(probe.text);
     const [pipelined] = await statements.read<{ plans: string; app: string }>(probe, []);
     expect(pooled).toEqual({ plans: 'force_generic_plan', app: 'commerce-integration-layer' });
     expect(pipelined).toEqual(pooled);

@@ -1,3 +1,4 @@
+import type { ClientConfig } from 'pg';
 import { DataSourceOptions } from 'typeorm';
 import { migrations } from './migrations';
 
@@ -20,12 +21,18 @@ export function dataSourceOptions(url: string, poolSize = 10): DataSourceOptions
     // The schema comes from migrations only.
     synchronize: false,
     migrationsRun: false,
-    extra: {
-      max: poolSize,
-      // Fail fast instead of hanging when the server is gone, so /health can answer 503.
-      connectionTimeoutMillis: 5000,
-      application_name: 'commerce-integration-layer',
-      options: GENERIC_PLANS,
-    },
+    extra: { ...CONNECTION_SETTINGS, max: poolSize },
   };
+}
+
+const CONNECTION_SETTINGS = {
+  // Fail fast instead of hanging when the server is gone, so /health can answer 503.
+  connectionTimeoutMillis: 5000,
+  application_name: 'commerce-integration-layer',
+  options: GENERIC_PLANS,
+};
+
+/** The settings every connection of the service opens with, TypeORM's pool's and our own alike. */
+export function pgClientConfig(url: string): ClientConfig {
+  return { connectionString: url, ...CONNECTION_SETTINGS };
 }

@@ -3,7 +3,8 @@ import { ConfigService } from '@nestjs/config';
 import { InjectDataSource, TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { Environment } from '../config/environment';
-import { dataSourceOptions } from './data-source-options';
+import { dataSourceOptions, pgClientConfig } from './data-source-options';
+import { PG_CONNECTION } from './pg-connection';
 import { runMigrationsExclusively } from './migration-runner';
 import { DatabaseNotifications } from './notifications';
 import { PreparedStatements } from './prepared';
@@ -44,7 +45,14 @@ export class DatabaseModule {
           }),
         }),
       ],
-      providers: [MigrationsOnStart, PreparedStatements, Transactions, DatabaseNotifications],
+      providers: [
+        // The connections the service opens beside TypeORM's pool (pipelined, LISTEN) use these settings.
+        { provide: PG_CONNECTION, useValue: pgClientConfig(databaseUrl) },
+        MigrationsOnStart,
+        PreparedStatements,
+        Transactions,
+        DatabaseNotifications,
+      ],
       exports: [PreparedStatements, Transactions, DatabaseNotifications],
     };
   }

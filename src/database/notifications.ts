@@ -1,7 +1,8 @@
-import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Client, type ClientConfig } from 'pg';
 import type { DataSource } from 'typeorm';
+import { PG_CONNECTION } from './pg-connection';
 
 const RECONNECT_MS = [1_000, 5_000, 30_000];
 
@@ -22,7 +23,10 @@ export class DatabaseNotifications implements OnApplicationShutdown {
   private retry?: NodeJS.Timeout;
   private stopped = false;
 
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @Inject(PG_CONNECTION) private readonly connection: ClientConfig,
+  ) {}
 
   /** Calls `handler` whenever a committed transaction has notified `channel` (a plain identifier). */
   async listen(channel: string, handler: () => void): Promise<void> {
@@ -47,7 +51,7 @@ export class DatabaseNotifications implements OnApplicationShutdown {
 
   private async connect(): Promise<void> {
     if (this.stopped) return;
-    const client = new Client(this.connectionOptions());
+    const client = new Client(this.connection);
     client.on('notification', (message) => this.handlers.get(message.channel)?.forEach((handler) => handler()));
     client.on('error', (error) => this.lost(client, error));
     client.on('end', () => this.lost(client));
@@ -75,12 +79,5 @@ export class DatabaseNotifications implements OnApplicationShutdown {
       void this.connect();
     }, delay);
     this.retry.unref();
-  }
-
-  /** The pool's own connection settings (address, credentials, application name, options). */
-  private connectionOptions(): ClientConfig {
-    const pool = (this.db.driver as unknown as { master?: { options?: ClientConfig } }).master;
-    if (!pool?.options) throw new Error('database notifications need the pg driver and its pool');
-    return pool.options;
   }
 }

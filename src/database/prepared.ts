@@ -1,7 +1,8 @@
-import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { ClientConfig } from 'pg';
 import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
+import { PG_CONNECTION } from './pg-connection';
 import { PipelinedConnections } from './pipelined-connections';
 import { requestCommits } from './request-commits';
 import { retryDeadlocks } from './transactions';
@@ -16,34 +17,28 @@ interface PgClient {
   query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
 }
 
-/** pg's Pool, which TypeORM's PostgresDriver keeps as `master`, with the options its clients connect with. */
-type PgPool = PgClient & { options: ClientConfig };
-
 /**
  * Runs hot-path statements as named prepared statements: PostgreSQL parses and plans each once
  * per connection instead of on every request. TypeORM's `query` cannot name statements, so these
- * go to the pg pool under TypeORM's driver (one statement outside a transaction: a query runner
- * per request cost the key-checked read a twentieth of its time), to pipelined connections made
- * with the pool's options (PipelinedConnections: one for reads, one for single-statement
- * writes), or to the pg client of the caller's transaction. Checked when the application starts,
- * so a driver that cannot name statements stops the start-up with the reason rather than failing
- * requests.
+ * go to pipelined connections of our own, opened with the service's connection settings
+ * (PipelinedConnections: one for reads, one for single-statement writes), or to the pg client of
+ * the caller's transaction. A first statement when the application starts makes a connection
+ * that cannot be had stop the start-up with the reason rather than fail requests.
  */
 @Injectable()
 export class PreparedStatements implements OnModuleInit, OnModuleDestroy {
-  private pool: PgPool | null = null;
   private reads: PipelinedConnections | null = null;
   private writes: PipelinedConnections | null = null;
 
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @Inject(PG_CONNECTION) private readonly connection: ClientConfig,
+  ) {}
 
   async onModuleInit(): Promise<void> {
-    const master = (this.db.driver as unknown as { master?: Partial<PgPool> }).master;
-    if (typeof master?.query !== 'function') throw new Error('prepared statements need the pg driver and its pool');
-    this.pool = master as PgPool;
-    this.reads = new PipelinedConnections(this.pool.options, 'reads');
-    this.writes = new PipelinedConnections(this.pool.options, 'writes');
-    const rows = await this.run<{ ok: number }>({ name: 'prepared_statements_check', text: 'SELECT 1 AS ok' }, []);
+    this.reads = new PipelinedConnections(this.connection, 'reads');
+    this.writes = new PipelinedConnections(this.connection, 'writes');
+    const rows = await this.read<{ ok: number }>({ name: 'prepared_statements_check', text: 'SELECT 1 AS ok' }, []);
     if (rows[0]?.ok !== 1) throw new Error('prepared statements: the database connection did not answer SELECT 1');
   }
 
@@ -73,11 +68,6 @@ export class PreparedStatements implements OnModuleInit, OnModuleDestroy {
         return rows;
       }),
     );
-  }
-
-  /** On a connection of the pool, returned to it afterwards. */
-  async run<T>(statement: Prepared, values: unknown[]): Promise<T[]> {
-    return (await this.pool!.query({ ...statement, values })).rows as T[];
   }
 
   /** On the connection of the caller's transaction. */
