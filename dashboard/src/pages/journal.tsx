@@ -1,9 +1,10 @@
 import { useState } from 'preact/hooks';
 import { get } from '../api';
 import type { JournalListResponse } from '../types';
+import { DataTable } from '../ui/data-table';
 import { when } from '../ui/format';
-import { useLoad } from '../ui/use-load';
-import { ErrorNote } from '../ui/use-load';
+import { Pager, useCursorPages } from '../ui/pager';
+import { ErrorNote, useLoad } from '../ui/use-load';
 
 const TYPES = [
   '',
@@ -29,14 +30,13 @@ const TYPES = [
 /** The brand's security journal, newest first, filtered by type, paged with `before` (contract §8). */
 export function JournalPage(props: { brandId: number }) {
   const [type, setType] = useState('');
-  const [pages, setPages] = useState<number[]>([]);
-  const before = pages.at(-1);
+  const pages = useCursorPages();
   const entries = useLoad(
     () =>
       get<JournalListResponse>(
-        `/admin/brands/${props.brandId}/security-journal?limit=50${type ? `&type=${type}` : ''}${before ? `&before=${before}` : ''}`,
+        `/admin/brands/${props.brandId}/security-journal?${pages.query}${type ? `&type=${type}` : ''}`,
       ),
-    [props.brandId, type, before],
+    [props.brandId, type, pages.query],
   );
   const items = entries.data?.items ?? [];
   return (
@@ -44,7 +44,7 @@ export function JournalPage(props: { brandId: number }) {
       <h1 id="journal-title">Security journal</h1>
       <label>
         Type
-        <select value={type} onChange={(e) => (setType(e.currentTarget.value), setPages([]))}>
+        <select value={type} onChange={(e) => (setType(e.currentTarget.value), pages.reset())}>
           {TYPES.map((t) => (
             <option key={t} value={t}>
               {t || 'all'}
@@ -53,42 +53,17 @@ export function JournalPage(props: { brandId: number }) {
         </select>
       </label>
       <ErrorNote text={entries.error} />
-      <table>
-        <thead>
-          <tr>
-            <th>When</th>
-            <th>Type</th>
-            <th>Who</th>
-            <th>Address</th>
-            <th>Details</th>
-          </tr>
-        </thead>
-        <tbody>
-          {items.map((e) => (
-            <tr key={e.id}>
-              <td>{when(e.at)}</td>
-              <td>{e.type}</td>
-              <td>{e.actor ? `${e.actor.kind} ${e.actor.id ?? ''}` : '—'}</td>
-              <td>{e.ip ?? '—'}</td>
-              <td>
-                <code>{JSON.stringify(e.details)}</code>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      <nav class="pager" aria-label="Pages">
-        <button type="button" disabled={pages.length === 0} onClick={() => setPages(pages.slice(0, -1))}>
-          Newer
-        </button>
-        <button
-          type="button"
-          disabled={items.length < 50}
-          onClick={() => setPages([...pages, items[items.length - 1].id])}
-        >
-          Older
-        </button>
-      </nav>
+      <DataTable
+        rows={items}
+        columns={[
+          { header: 'When', cell: (e) => when(e.at) },
+          { header: 'Type', cell: (e) => e.type },
+          { header: 'Who', cell: (e) => (e.actor ? `${e.actor.kind} ${e.actor.id ?? ''}` : '—') },
+          { header: 'Address', cell: (e) => e.ip ?? '—' },
+          { header: 'Details', cell: (e) => <code>{JSON.stringify(e.details)}</code> },
+        ]}
+      />
+      <Pager {...pages.pager(items)} />
     </section>
   );
 }

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { get, post } from '../api';
 import { BRAND_PERMISSIONS, SETTINGS_MANAGE } from '../contract';
 import type { IntegrationKeyListResponse, IntegrationKeyResponse, IssuedIntegrationKeyResponse } from '../types';
+import { DataTable } from '../ui/data-table';
 import { Confirm, Dialog } from '../ui/dialog';
 import { expiresSoon, when } from '../ui/format';
 import { SecretDialog } from '../ui/secret-dialog';
@@ -35,60 +36,55 @@ export function KeysPage(props: { brandId: number }) {
         Issue key
       </button>
       <ErrorNote text={keys.error ?? error} />
-      <table>
-        <thead>
-          <tr>
-            <th>Name</th>
-            <th>Key</th>
-            <th>Permissions</th>
-            <th>Status</th>
-            <th>Expires</th>
-            <th>Last used</th>
-            <th>Created by</th>
-            <th>
-              <span class="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {keys.data?.items.map((key) => (
-            <tr key={key.id}>
-              <td>{key.name}</td>
-              <td>
-                <code>{key.keyHint}</code>
-              </td>
-              <td>{key.fullAccess ? 'Full access' : key.permissions.join(', ')}</td>
-              <td>
+      <DataTable
+        rows={keys.data?.items}
+        columns={[
+          { header: 'Name', cell: (key) => key.name },
+          { header: 'Key', cell: (key) => <code>{key.keyHint}</code> },
+          { header: 'Permissions', cell: (key) => (key.fullAccess ? 'Full access' : key.permissions.join(', ')) },
+          {
+            header: 'Status',
+            cell: (key) => (
+              <>
                 {key.status}
                 {key.status === 'active' && expiresSoon(key.expiresAt) && <span class="badge"> expires soon</span>}
-              </td>
-              <td>{key.expiresAt ? when(key.expiresAt) : 'never'}</td>
-              <td>
+              </>
+            ),
+          },
+          { header: 'Expires', cell: (key) => (key.expiresAt ? when(key.expiresAt) : 'never') },
+          {
+            header: 'Last used',
+            cell: (key) => (
+              <>
                 {when(key.lastUsedAt)}
                 {key.lastUsedIp && <small> from {key.lastUsedIp}</small>}
-              </td>
-              <td>{key.createdBy.email}</td>
-              <td class="row-actions">
-                {key.status === 'active' && (
-                  <>
-                    <button type="button" aria-label={`Roll ${key.name}`} onClick={() => setRolling(key)}>
-                      Roll
-                    </button>
-                    <button
-                      type="button"
-                      class="danger"
-                      aria-label={`Revoke ${key.name}`}
-                      onClick={() => setRevoking(key)}
-                    >
-                      Revoke
-                    </button>
-                  </>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+              </>
+            ),
+          },
+          { header: 'Created by', cell: (key) => key.createdBy.email },
+          {
+            header: 'Actions',
+            hideHeader: true,
+            class: 'row-actions',
+            cell: (key) =>
+              key.status === 'active' && (
+                <>
+                  <button type="button" aria-label={`Roll ${key.name}`} onClick={() => setRolling(key)}>
+                    Roll
+                  </button>
+                  <button
+                    type="button"
+                    class="danger"
+                    aria-label={`Revoke ${key.name}`}
+                    onClick={() => setRevoking(key)}
+                  >
+                    Revoke
+                  </button>
+                </>
+              ),
+          },
+        ]}
+      />
       {issuing && (
         <IssueKeyDialog
           base={base}

@@ -1,80 +1,45 @@
 import { useState } from 'preact/hooks';
 import { get, post } from '../api';
 import type { OrderListResponse, OrderResponse } from '../types';
+import { DataTable } from '../ui/data-table';
 import { Confirm } from '../ui/dialog';
 import { money, when } from '../ui/format';
+import { Pager, useOffsetPages } from '../ui/pager';
 import { attempt, ErrorNote, useLoad } from '../ui/use-load';
 
 /** The brand's orders, newest first, and one order in detail (contract §6, §9). */
 export function OrdersPage() {
-  const [offset, setOffset] = useState(0);
-  const orders = useLoad(() => get<OrderListResponse>(`/orders/admin/all?limit=50&offset=${offset}`), [offset]);
+  const pages = useOffsetPages();
+  const orders = useLoad(() => get<OrderListResponse>(`/orders/admin/all?${pages.query}`), [pages.query]);
   const [open, setOpen] = useState<number | null>(null);
   if (open !== null) return <OrderDetail id={open} onBack={() => setOpen(null)} />;
   return (
     <section aria-labelledby="orders-title">
       <h1 id="orders-title">Orders</h1>
       <ErrorNote text={orders.error} />
-      <table>
-        <thead>
-          <tr>
-            <th>Number</th>
-            <th>Status</th>
-            <th>Payment</th>
-            <th>Delivery</th>
-            <th>Recipient</th>
-            <th>Total</th>
-            <th>Created</th>
-            <th>
-              <span class="visually-hidden">Open</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {orders.data?.items.map((order) => (
-            <tr key={order.id}>
-              <td>{order.orderNumber}</td>
-              <td>{order.status}</td>
-              <td>{order.paymentStatus}</td>
-              <td>{order.deliveryStatus ?? '—'}</td>
-              <td>{order.recipientName}</td>
-              <td>{money(order.totalKopeks)}</td>
-              <td>{when(order.createdAt)}</td>
-              <td>
-                <button type="button" aria-label={`View order ${order.orderNumber}`} onClick={() => setOpen(order.id)}>
-                  View
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      <Pager offset={offset} total={orders.data?.total ?? 0} onOffset={setOffset} />
+      <DataTable
+        rows={orders.data?.items}
+        columns={[
+          { header: 'Number', cell: (order) => order.orderNumber },
+          { header: 'Status', cell: (order) => order.status },
+          { header: 'Payment', cell: (order) => order.paymentStatus },
+          { header: 'Delivery', cell: (order) => order.deliveryStatus ?? '—' },
+          { header: 'Recipient', cell: (order) => order.recipientName },
+          { header: 'Total', cell: (order) => money(order.totalKopeks) },
+          { header: 'Created', cell: (order) => when(order.createdAt) },
+          {
+            header: 'Open',
+            hideHeader: true,
+            cell: (order) => (
+              <button type="button" aria-label={`View order ${order.orderNumber}`} onClick={() => setOpen(order.id)}>
+                View
+              </button>
+            ),
+          },
+        ]}
+      />
+      <Pager {...pages.pager(orders.data?.total ?? 0)} />
     </section>
-  );
-}
-
-export function Pager(props: { offset: number; total: number; onOffset: (offset: number) => void }) {
-  return (
-    <nav class="pager" aria-label="Pages">
-      <button
-        type="button"
-        disabled={props.offset === 0}
-        onClick={() => props.onOffset(Math.max(0, props.offset - 50))}
-      >
-        Newer
-      </button>
-      <span>
-        {props.total === 0 ? 0 : props.offset + 1}–{Math.min(props.offset + 50, props.total)} of {props.total}
-      </span>
-      <button
-        type="button"
-        disabled={props.offset + 50 >= props.total}
-        onClick={() => props.onOffset(props.offset + 50)}
-      >
-        Older
-      </button>
-    </nav>
   );
 }
 
@@ -112,30 +77,17 @@ function OrderDetail(props: { id: number; onBack: () => void }) {
             <dt>Total</dt>
             <dd>{money(o.totalKopeks)}</dd>
           </dl>
-          <table>
-            <thead>
-              <tr>
-                <th>Article</th>
-                <th>Size</th>
-                <th>Quantity</th>
-                <th>Price</th>
-                <th>Line total</th>
-                <th>Returned</th>
-              </tr>
-            </thead>
-            <tbody>
-              {o.items.map((item) => (
-                <tr key={item.id}>
-                  <td>{item.article}</td>
-                  <td>{item.size}</td>
-                  <td>{item.quantity}</td>
-                  <td>{money(item.priceKopeks)}</td>
-                  <td>{money(item.lineTotalKopeks)}</td>
-                  <td>{item.returnedQuantity}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable
+            rows={o.items}
+            columns={[
+              { header: 'Article', cell: (item) => item.article },
+              { header: 'Size', cell: (item) => item.size },
+              { header: 'Quantity', cell: (item) => item.quantity },
+              { header: 'Price', cell: (item) => money(item.priceKopeks) },
+              { header: 'Line total', cell: (item) => money(item.lineTotalKopeks) },
+              { header: 'Returned', cell: (item) => item.returnedQuantity },
+            ]}
+          />
           {(o.status === 'new' || o.status === 'paid') && (
             <button type="button" class="danger" onClick={() => setCancelling(true)}>
               Cancel order

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { get, patch, post } from '../api';
 import type { ProductListResponse, ProductResponse } from '../types';
+import { DataTable } from '../ui/data-table';
 import { money } from '../ui/format';
 import { attempt, ErrorNote, useLoad } from '../ui/use-load';
 
@@ -32,36 +33,28 @@ export function ProductsPage() {
         }}
         onCancel={() => setEditing(null)}
       />
-      <table>
-        <thead>
-          <tr>
-            <th>Name</th>
-            <th>Article</th>
-            <th>Storefront article</th>
-            <th>Price</th>
-            <th>Sizes (stock)</th>
-            <th>
-              <span class="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {products.data?.items.map((product) => (
-            <tr key={product.id}>
-              <td>{product.name}</td>
-              <td>{product.article}</td>
-              <td>{product.storefrontArticle ?? '—'}</td>
-              <td>{money(product.priceKopeks)}</td>
-              <td>{product.sizes.map((s) => `${s.name} (${s.stock})`).join(', ')}</td>
-              <td>
-                <button type="button" aria-label={`Edit ${product.name}`} onClick={() => setEditing(product)}>
-                  Edit
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable
+        rows={products.data?.items}
+        columns={[
+          { header: 'Name', cell: (product) => product.name },
+          { header: 'Article', cell: (product) => product.article },
+          { header: 'Storefront article', cell: (product) => product.storefrontArticle ?? '—' },
+          { header: 'Price', cell: (product) => money(product.priceKopeks) },
+          {
+            header: 'Sizes (stock)',
+            cell: (product) => product.sizes.map((s) => `${s.name} (${s.stock})`).join(', '),
+          },
+          {
+            header: 'Actions',
+            hideHeader: true,
+            cell: (product) => (
+              <button type="button" aria-label={`Edit ${product.name}`} onClick={() => setEditing(product)}>
+                Edit
+              </button>
+            ),
+          },
+        ]}
+      />
     </section>
   );
 }

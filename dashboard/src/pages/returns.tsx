@@ -1,10 +1,11 @@
 import { useState } from 'preact/hooks';
 import { get, post } from '../api';
 import type { ReturnListResponse, ReturnResponse } from '../types';
+import { DataTable } from '../ui/data-table';
 import { Confirm, Dialog } from '../ui/dialog';
 import { money, when } from '../ui/format';
+import { Pager, useOffsetPages } from '../ui/pager';
 import { attempt, ErrorNote, useLoad } from '../ui/use-load';
-import { Pager } from './orders';
 
 const STATUSES = [
   '',
@@ -21,10 +22,10 @@ const STATUSES = [
 /** Returns of the brand's orders (contract §9). */
 export function ReturnsPage() {
   const [status, setStatus] = useState('');
-  const [offset, setOffset] = useState(0);
+  const pages = useOffsetPages();
   const returns = useLoad(
-    () => get<ReturnListResponse>(`/returns?limit=50&offset=${offset}${status ? `&status=${status}` : ''}`),
-    [status, offset],
+    () => get<ReturnListResponse>(`/returns?${pages.query}${status ? `&status=${status}` : ''}`),
+    [status, pages.query],
   );
   const [open, setOpen] = useState<number | null>(null);
   if (open !== null) return <ReturnDetail id={open} onBack={() => setOpen(null)} />;
@@ -33,7 +34,7 @@ export function ReturnsPage() {
       <h1 id="returns-title">Returns</h1>
       <label>
         Status
-        <select value={status} onChange={(e) => (setStatus(e.currentTarget.value), setOffset(0))}>
+        <select value={status} onChange={(e) => (setStatus(e.currentTarget.value), pages.reset())}>
           {STATUSES.map((s) => (
             <option key={s} value={s}>
               {s || 'any'}
@@ -42,43 +43,28 @@ export function ReturnsPage() {
         </select>
       </label>
       <ErrorNote text={returns.error} />
-      <table>
-        <thead>
-          <tr>
-            <th>Number</th>
-            <th>Order</th>
-            <th>Status</th>
-            <th>Origin</th>
-            <th>Reason</th>
-            <th>Refund</th>
-            <th>Created</th>
-            <th>
-              <span class="visually-hidden">Open</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {returns.data?.items.map((r) => (
-            <tr key={r.id}>
-              <td>{r.returnNumber}</td>
-              <td>{r.orderNumber}</td>
-              <td>{r.status}</td>
-              <td>{r.origin}</td>
-              <td>{r.reasonCode}</td>
-              <td>
-                {money(r.refundKopeks)} ({r.refundStatus})
-              </td>
-              <td>{when(r.createdAt)}</td>
-              <td>
-                <button type="button" aria-label={`View return ${r.returnNumber}`} onClick={() => setOpen(r.id)}>
-                  View
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      <Pager offset={offset} total={returns.data?.total ?? 0} onOffset={setOffset} />
+      <DataTable
+        rows={returns.data?.items}
+        columns={[
+          { header: 'Number', cell: (r) => r.returnNumber },
+          { header: 'Order', cell: (r) => r.orderNumber },
+          { header: 'Status', cell: (r) => r.status },
+          { header: 'Origin', cell: (r) => r.origin },
+          { header: 'Reason', cell: (r) => r.reasonCode },
+          { header: 'Refund', cell: (r) => `${money(r.refundKopeks)} (${r.refundStatus})` },
+          { header: 'Created', cell: (r) => when(r.createdAt) },
+          {
+            header: 'Open',
+            hideHeader: true,
+            cell: (r) => (
+              <button type="button" aria-label={`View return ${r.returnNumber}`} onClick={() => setOpen(r.id)}>
+                View
+              </button>
+            ),
+          },
+        ]}
+      />
+      <Pager {...pages.pager(returns.data?.total ?? 0)} />
     </section>
   );
 }
@@ -120,28 +106,16 @@ function ReturnDetail(props: { id: number; onBack: () => void }) {
               {money(r.refundKopeks)} ({r.refundStatus})
             </dd>
           </dl>
-          <table>
-            <thead>
-              <tr>
-                <th>Article</th>
-                <th>Size</th>
-                <th>Quantity</th>
-                <th>Received</th>
-                <th>Restocked</th>
-              </tr>
-            </thead>
-            <tbody>
-              {r.items.map((item) => (
-                <tr key={item.id}>
-                  <td>{item.article}</td>
-                  <td>{item.size}</td>
-                  <td>{item.quantity}</td>
-                  <td>{item.receivedQuantity}</td>
-                  <td>{item.restockedQuantity}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable
+            rows={r.items}
+            columns={[
+              { header: 'Article', cell: (item) => item.article },
+              { header: 'Size', cell: (item) => item.size },
+              { header: 'Quantity', cell: (item) => item.quantity },
+              { header: 'Received', cell: (item) => item.receivedQuantity },
+              { header: 'Restocked', cell: (item) => item.restockedQuantity },
+            ]}
+          />
           <div class="actions">
             <button type="button" onClick={() => act('approve')}>
               Approve

@@ -7,6 +7,7 @@ import type {
   SiteListResponse,
   SiteResponse,
 } from '../types';
+import { DataTable } from '../ui/data-table';
 import { Confirm } from '../ui/dialog';
 import { when } from '../ui/format';
 import { SecretDialog } from '../ui/secret-dialog';
@@ -78,38 +79,25 @@ function SiteCard(props: { base: string; site: SiteResponse; onChange: () => voi
         </button>
       </div>
       <ErrorNote text={keys.error ?? error} />
-      <table>
-        <thead>
-          <tr>
-            <th>Key</th>
-            <th>Status</th>
-            <th>Issued</th>
-            <th>Last used</th>
-            <th>
-              <span class="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {keys.data?.items.map((key) => (
-            <tr key={key.id}>
-              <td>
-                <code>…{key.keyHint ?? '????'}</code>
-              </td>
-              <td>{key.status}</td>
-              <td>{when(key.createdAt)}</td>
-              <td>{when(key.lastUsedAt)}</td>
-              <td>
-                {key.status === 'active' && (
-                  <button type="button" class="danger" onClick={() => setRevoking(key)}>
-                    Revoke
-                  </button>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable
+        rows={keys.data?.items}
+        columns={[
+          { header: 'Key', cell: (key) => <code>…{key.keyHint ?? '????'}</code> },
+          { header: 'Status', cell: (key) => key.status },
+          { header: 'Issued', cell: (key) => when(key.createdAt) },
+          { header: 'Last used', cell: (key) => when(key.lastUsedAt) },
+          {
+            header: 'Actions',
+            hideHeader: true,
+            cell: (key) =>
+              key.status === 'active' && (
+                <button type="button" class="danger" onClick={() => setRevoking(key)}>
+                  Revoke
+                </button>
+              ),
+          },
+        ]}
+      />
       {shown && (
         <SecretDialog
           title={`Site key for ${props.site.name}`}

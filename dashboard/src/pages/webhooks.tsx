@@ -8,6 +8,7 @@ import type {
   WebhookEndpointResponse,
   WebhookSecretResponse,
 } from '../types';
+import { DataTable } from '../ui/data-table';
 import { Confirm, Dialog } from '../ui/dialog';
 import { when } from '../ui/format';
 import { SecretDialog } from '../ui/secret-dialog';
@@ -77,27 +78,26 @@ export function WebhooksPage(props: { brandId: number }) {
         <button type="submit">Create</button>
       </form>
       <ErrorNote text={endpoints.error ?? error} />
-      <table>
-        <thead>
-          <tr>
-            <th>URL</th>
-            <th>Events</th>
-            <th>Enabled</th>
-            <th>
-              <span class="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {endpoints.data?.items.map((endpoint) => (
-            <tr key={endpoint.id}>
-              <td>
+      <DataTable
+        rows={endpoints.data?.items}
+        columns={[
+          {
+            header: 'URL',
+            cell: (endpoint) => (
+              <>
                 {endpoint.url}
                 {endpoint.description && <small> {endpoint.description}</small>}
-              </td>
-              <td>{endpoint.eventTypes.join(', ')}</td>
-              <td>{endpoint.enabled ? 'yes' : 'no'}</td>
-              <td class="row-actions">
+              </>
+            ),
+          },
+          { header: 'Events', cell: (endpoint) => endpoint.eventTypes.join(', ') },
+          { header: 'Enabled', cell: (endpoint) => (endpoint.enabled ? 'yes' : 'no') },
+          {
+            header: 'Actions',
+            hideHeader: true,
+            class: 'row-actions',
+            cell: (endpoint) => (
+              <>
                 <button type="button" onClick={() => setDeliveriesOf(endpoint)}>
                   Deliveries
                 </button>
@@ -124,11 +124,11 @@ export function WebhooksPage(props: { brandId: number }) {
                 <button type="button" class="danger" onClick={() => setDeleting(endpoint)}>
                   Delete
                 </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+              </>
+            ),
+          },
+        ]}
+      />
       {secret && (
         <SecretDialog title="Signing secret" secret={secret} envName="WEBHOOK_SECRET" onClose={() => setSecret(null)} />
       )}
