@@ -30,7 +30,7 @@ describe('statement parts under generic plans', () => {
 
   afterAll(() => closeSuite(s));
 
-  it('the pipelined reads connect as TypeORM's pool does: generic plans, the service named', async () => {
+  it("the pipelined reads connect as TypeORM's pool does: generic plans, the service named", async () => {
     const statements = s.t.app.get(PreparedStatements);
     const probe = {
       name: 'connection_settings_probe',
