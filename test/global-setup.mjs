@@ -41,7 +41,7 @@ export default async function globalSetup() {
     user: 'postgres',
     password: 'postgres',
     persistent: false,
-    createPostgresUser: true,
+    createPostgresUser: process.getuid?.() === 0,
     initdbFlags: ['--no-sync'],
     postgresFlags: ['-c', 'fsync=off', '-c', 'max_connections=300'],
     onLog: () => undefined,

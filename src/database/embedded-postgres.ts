@@ -53,7 +53,8 @@ export async function startEmbeddedPostgres(options: EmbeddedDatabaseOptions): P
     password: PASSWORD,
     authMethod: 'scram-sha-256',
     persistent: true,
-    createPostgresUser: true,
+    // Only root needs (and may make) the `postgres` OS user; the library would try to add it for anyone.
+    createPostgresUser: process.getuid?.() === 0,
     onLog: () => undefined,
     onError: (error: unknown) => log(`embedded postgres: ${String(error).trim()}`),
   });
