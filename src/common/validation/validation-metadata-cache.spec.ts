@@ -86,3 +86,19 @@ describe('cacheValidationMetadata', () => {
     expect(Object.keys(after).sort()).toEqual(['count', 'extra', 'name']);
   });
 });
+
+describe('cacheValidationMetadata and the class-validator it was checked against', () => {
+  const CHECKED_AGAINST = '0.15.1';
+
+  it('is still the installed version', () => {
+    const installed = jest.requireActual<{ version: string }>('class-validator/package.json').version;
+    if (installed === CHECKED_AGAINST) return;
+    throw new Error(
+      `class-validator is ${installed}; validation-metadata-cache.ts was checked against ${CHECKED_AGAINST}. ` +
+        "It replaces three methods of the library's MetadataStorage: re-check that a rule is still registered " +
+        'only through addValidationMetadata, that getTargetValidationMetadatas still takes ' +
+        '(target, schema, always, strictGroups, groups) and depends on nothing else, and that ' +
+        'groupByPropertyName still gets the array that lookup returned. Then set CHECKED_AGAINST to the new version.',
+    );
+  });
+});
