@@ -80,3 +80,18 @@ describe('normalizePhone, the Russian mobile shortcut', () => {
     expect(normalizePhone(phone)).toBe(library(phone));
   });
 });
+
+describe('normalizePhone and the libphonenumber-js it was checked against', () => {
+  const CHECKED_AGAINST = '1.13.16';
+
+  it('is still the installed version', () => {
+    const installed = jest.requireActual<{ version: string }>('libphonenumber-js/package.json').version;
+    if (installed === CHECKED_AGAINST) return;
+    throw new Error(
+      `libphonenumber-js is ${installed}; the Russian mobile shortcut (recipient-parsing.ts) was checked against ` +
+        `${CHECKED_AGAINST}. It answers +7 9xx xxx xx xx without the library: re-check that the new metadata still ` +
+        'finds every +7 9xx number valid and gives it as +7 and the ten digits (the 9xxx-block test above samples ' +
+        'one number a block; check the whole ranges in the metadata). Then set CHECKED_AGAINST to the new version.',
+    );
+  });
+});
