@@ -117,3 +117,19 @@ describe('isPlainJsonBody', () => {
     expect(isPlainJsonBody(null)).toBe(false);
   });
 });
+
+describe('parseJsonBody and the secure-json-parse it was checked against', () => {
+  const CHECKED_AGAINST = '4.1.1';
+
+  it('is still the installed version', () => {
+    const installed = jest.requireActual<{ version: string }>('secure-json-parse/package.json').version;
+    if (installed === CHECKED_AGAINST) return;
+    throw new Error(
+      `secure-json-parse is ${installed}; json-body.ts was checked against ${CHECKED_AGAINST}. Re-check that parse ` +
+        'with protoAction and constructorAction "error" still refuses a "__proto__" key also when spelled with ' +
+        'escapes (the fast path without a walk relies on it) and a "constructor" object with a "prototype" key, ' +
+        'and nothing else JSON.parse accepts (refusal() tells the two apart with scan and calls any other a ' +
+        '"constructor" refusal). Then set CHECKED_AGAINST to the new version.',
+    );
+  });
+});
