@@ -144,3 +144,20 @@ describe('createValidationPipe on queries', () => {
     expect(await pipe.transform({ tag: ['a', 'b'] }, asQuery(TagsQuery))).toEqual({ tag: ['a', 'b'] });
   });
 });
+
+describe('createValidationPipe and the @nestjs/common it was checked against', () => {
+  const CHECKED_AGAINST = '11.2.10';
+
+  it('is still the installed version', () => {
+    const installed = jest.requireActual<{ version: string }>('@nestjs/common/package.json').version;
+    if (installed === CHECKED_AGAINST) return;
+    throw new Error(
+      `@nestjs/common is ${installed}; validation.pipe.ts was checked against ${CHECKED_AGAINST}. It overrides ` +
+        "protected methods of Nest's ValidationPipe: re-check that transform still calls stripProtoKeys and " +
+        'closeArrayGaps on the body, that stripProtoKeys deletes no key but "__proto__", "prototype" and ' +
+        '"constructor" (isPlainJsonBody in json-body.ts promises a body has none) and closeArrayGaps changes ' +
+        'nothing but the gaps of sparse arrays, and that transformPrimitive only converts path and query text. ' +
+        'Then set CHECKED_AGAINST to the new version.',
+    );
+  });
+});
