@@ -450,6 +450,17 @@ describe('POST /orders/integrations/partner/webhook', () => {
       await send(first, key).expect(401);
     });
 
+    it('a key this instance knows, revoked: a bad body and the order list get 401, not 400 or a page', async () => {
+      const key = await issueKey(fx, brandA, { permissions: ['orders.create_partner', 'orders.read'] });
+      // Its first requests are checked by the guards, after which its statements check it.
+      await send(minimal(), key).expect(201);
+      await request(t.http).get('/orders/admin/all?limit=1').set(key.headers).expect(200);
+      await request(t.http).post(`${keysPath()}/${key.id}/revoke`).set(bearer(fx.admin)).expect(200);
+      expect((await send({ partnerOrderId: 'x' }, key).expect(401)).body.error).toBe('Unauthorized');
+      await request(t.http).get('/orders/admin/all?limit=1').set(key.headers).expect(401);
+      await request(t.http).get('/orders/admin/all?limit=0').set(key.headers).expect(401);
+    });
+
     it('401 and 403 come before 400 for a bad body; a good key gets the 400', async () => {
       const bad = { partnerOrderId: 'x' };
       const unknown = { headers: { Authorization: `Bearer csh_at_${'0'.repeat(64)}` } } as IssuedKey;

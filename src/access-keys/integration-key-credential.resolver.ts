@@ -3,6 +3,7 @@ import { Credential, CredentialRegistry, CredentialResolver } from '../common/co
 import type { HttpRequest } from '../common/context/http-types';
 import type { Principal } from '../common/context/principal';
 import { AppError } from '../common/errors/app-error';
+import type { RouteAccess } from '../common/guards/route-access';
 import { INTEGRATION_KEY_PREFIX } from './integration-key-format';
 import { KeyChecks } from './key-checks';
 
@@ -24,9 +25,11 @@ export class IntegrationKeyCredentialResolver implements CredentialResolver, OnM
     return token.startsWith(INTEGRATION_KEY_PREFIX);
   }
 
-  resolve(credential: Credential, request: HttpRequest, deferred: boolean): Principal | Promise<Principal> {
+  resolve(credential: Credential, request: HttpRequest, route: RouteAccess): Principal | Promise<Principal> {
     // A key is a header credential only; a cookie holding one is not how keys are sent.
     if (credential.source !== 'header') throw AppError.unauthorized();
-    return deferred ? this.checks.defer(credential.token, request) : this.checks.check(credential.token, request);
+    return route.keyCheckedByStatement
+      ? this.checks.defer(credential.token, request, route.permission ?? null)
+      : this.checks.check(credential.token, request);
   }
 }

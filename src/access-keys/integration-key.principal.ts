@@ -28,24 +28,3 @@ export class IntegrationKeyPrincipal implements Principal {
     return brandId === this.boundBrandId ? this.permissions : NO_PERMISSIONS;
   }
 }
-
-/**
- * An integration key whose check its route's statement makes (PendingKeyCheck): no id, brand or
- * permissions yet. The guards let it through to the statement, which acts only for a good key.
- */
-export class PendingIntegrationKeyPrincipal implements Principal {
-  readonly kind = 'integration_key' as const;
-  readonly id = 0;
-  readonly isSuperadmin = false;
-  readonly boundBrandId = null;
-
-  constructor(readonly rateLimitKey: string) {}
-
-  defaultBrandId(): null {
-    return null;
-  }
-
-  permissionsIn(): ReadonlySet<BrandPermission> {
-    return NO_PERMISSIONS;
-  }
-}

@@ -1,21 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import { contextOf } from '../common/context/context-of';
 import type { HttpRequest } from '../common/context/http-types';
-import type { PendingKeyCheck } from '../common/context/pending-key-check';
 import type { Permission } from '../common/context/permissions';
 import type { RequestContext } from '../common/context/request-context';
 import { AppError } from '../common/errors/app-error';
 import { ErrorText } from '../common/errors/error-texts';
+import { headerOf } from '../common/http/header-of';
+import { BoundedMap } from '../common/runtime/bounded-map';
 import { SecurityJournal } from '../security-journal/security-journal.service';
 import { isAllowed } from './address-allowlist';
 import { fingerprintOf, isWellFormedIntegrationKey } from './integration-key-format';
-import { IntegrationKeyPrincipal, PendingIntegrationKeyPrincipal, rateLimitKeyOf } from './integration-key.principal';
+import { IntegrationKeyPrincipal, rateLimitKeyOf } from './integration-key.principal';
 import { IntegrationKeysService } from './integration-keys.service';
+import type { PendingKeyCheck } from './statement-key/pending-key-check';
 import { verifiedKeyRowOf, type KeyCheckOutcome } from './verify-key.query';
-import { BoundedMap } from '../common/runtime/bounded-map';
 
-// Which brand a key belongs to, by fingerprint; a key never changes brand, so this never goes stale.
-const MAX_KNOWN_BRANDS = 10_000;
+const MAX_KNOWN_KEYS = 10_000;
 
 /**
  * The integration key check with its 401s and 403s, whether a guard runs it (`check`) or a
@@ -24,7 +24,13 @@ const MAX_KNOWN_BRANDS = 10_000;
  */
 @Injectable()
 export class KeyChecks {
-  private readonly brands = new BoundedMap<string, number>(MAX_KNOWN_BRANDS);
+  /**
+   * The keys this instance has found good, by rateLimitKeyOf(fingerprint). A key's id, brand and
+   * permissions never change, so they never go stale; whether the key is still good is always
+   * read again, by the guard's check or by the route's statement.
+   */
+  private readonly known = new BoundedMap<string, IntegrationKeyPrincipal>(MAX_KNOWN_KEYS);
+  private readonly pending = new WeakMap<RequestContext, PendingKeyCheck>();
 
   constructor(
     private readonly keys: IntegrationKeysService,
@@ -34,40 +40,53 @@ export class KeyChecks {
   /** The guard's check: one query. */
   async check(token: string, request: HttpRequest): Promise<IntegrationKeyPrincipal> {
     const ctx = contextOf(request);
-    return this.admit(ctx, await this.keys.verify(token, ctx.ip));
+    return this.remember(await this.admit(ctx, await this.keys.verify(token, ctx.ip)));
   }
 
-  /** Leaves the check to the route's statement; a malformed key is refused here, without I/O. */
-  defer(token: string, request: HttpRequest): PendingIntegrationKeyPrincipal {
+  /**
+   * For a route whose statement checks the key (`@KeyCheckedByStatement`): a key this instance
+   * knows acts in its brand with its permissions, and its liveness is left to the statement
+   * (`pendingOf`). A key not known yet, or one whose request carries an Idempotency-Key (the
+   * key scopes that record, which is taken before the statement runs), is checked now.
+   */
+  defer(
+    token: string,
+    request: HttpRequest,
+    permission: Permission | null,
+  ): IntegrationKeyPrincipal | Promise<IntegrationKeyPrincipal> {
     if (!isWellFormedIntegrationKey(token)) throw AppError.unauthorized();
-    const ctx = contextOf(request);
     const fingerprint = fingerprintOf(token);
-    const pending: PendingKeyCheck = {
+    const known = this.known.get(rateLimitKeyOf(fingerprint));
+    if (!known || headerOf(request, 'idempotency-key') !== undefined) return this.check(token, request);
+    const ctx = contextOf(request);
+    this.pending.set(ctx, {
       fingerprint,
-      permission: null,
-      knownBrandId: this.brands.get(rateLimitKeyOf(fingerprint)) ?? null,
+      permission,
       settleAlone: async () => {
-        ctx.pendingKey = undefined;
-        this.enter(ctx, await this.check(token, request), pending.permission);
+        if (!this.pending.delete(ctx)) return;
+        ctx.principal = await this.check(token, request);
       },
-    };
-    ctx.pendingKey = pending;
-    return new PendingIntegrationKeyPrincipal(rateLimitKeyOf(fingerprint));
+    });
+    return known;
+  }
+
+  /** The key check this request's statement is to make, until it is settled. */
+  pendingOf(ctx: RequestContext): PendingKeyCheck | undefined {
+    return this.pending.get(ctx);
   }
 
   /**
    * Settles a pending key with what its statement read. Throws the 401/403 the guards would
-   * have; otherwise the request's principal and brand are the key's, and `acted` tells whether
+   * have; otherwise the request's principal is the key as read now, and `acted` tells whether
    * the statement did its work (false for a good key it could not judge: an address allowlist;
    * the caller then runs its ordinary statement).
    */
   async settle(ctx: RequestContext, outcome: KeyCheckOutcome): Promise<{ acted: boolean }> {
-    const pending = ctx.pendingKey;
+    const pending = this.pending.get(ctx);
     if (!pending) throw new Error('settle: this request has no pending key check');
-    ctx.pendingKey = undefined;
+    this.pending.delete(ctx);
     const row = outcome.row && verifiedKeyRowOf(outcome.row);
-    const principal = await this.admit(ctx, this.keys.principalOf(row, pending.fingerprint, ctx.ip));
-    this.enter(ctx, principal, pending.permission);
+    ctx.principal = this.remember(await this.admit(ctx, this.keys.principalOf(row, pending.fingerprint, ctx.ip)));
     return { acted: outcome.acted };
   }
 
@@ -90,13 +109,8 @@ export class KeyChecks {
     return principal;
   }
 
-  /** What the brand and permission guards do for a checked key. */
-  private enter(ctx: RequestContext, principal: IntegrationKeyPrincipal, permission: Permission | null): void {
-    ctx.principal = principal;
-    ctx.brandId = principal.boundBrandId;
-    this.brands.set(principal.rateLimitKey, principal.boundBrandId);
-    if (permission !== null && !principal.permissionsIn(principal.boundBrandId).has(permission as never)) {
-      throw AppError.forbidden(ErrorText.missingPermission(permission));
-    }
+  private remember(principal: IntegrationKeyPrincipal): IntegrationKeyPrincipal {
+    this.known.set(principal.rateLimitKey, principal);
+    return principal;
   }
 }

@@ -61,8 +61,6 @@ export class IdempotencyInterceptor implements NestInterceptor {
     next: CallHandler,
   ): Promise<unknown> {
     this.sweepNowAndThen();
-    // Keys are scoped to the calling key, so a key its route's statement would check is checked now.
-    await contextOf(request).pendingKey?.settleAlone();
     const principal = contextOf(request).principal!;
     const scope = `${principal.kind}:${principal.id}`;
     const http = this.adapterHost.httpAdapter;

@@ -7,7 +7,7 @@ import { PreparedStatements, type Prepared } from '../database/prepared';
 import { ListenerHints } from './listener-hints';
 import { DeliveryWake } from '../webhooks/delivery-wake';
 import type { KeyCheckOutcome } from '../access-keys/verify-key.query';
-import type { PendingKeyCheck } from '../common/context/pending-key-check';
+import type { PendingKeyCheck } from '../access-keys/statement-key/pending-key-check';
 import { SETTINGS_MANAGE } from '../common/context/permissions';
 import {
   ACCEPT_STOREFRONT_ORDER,

@@ -2,7 +2,7 @@ import { Body, Controller, Get, Header, HttpCode, Param, Query } from '@nestjs/c
 import { ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { BrandContext } from '../common/context/request-context';
 import { BrandCtx } from '../common/decorators/ctx.decorator';
-import { KeyCheckedByStatement } from '../common/decorators/key-checked-by-statement.decorator';
+import { KeyCheckedByStatement } from '../access-keys/statement-key/key-checked-by-statement.decorator';
 import { RequirePermission } from '../common/decorators/require-permission.decorator';
 import { JSON_CONTENT_TYPE, type JsonText } from '../common/http/json-text';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';

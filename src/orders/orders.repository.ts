@@ -11,7 +11,7 @@ import { OrderItemEntity } from './order-item.entity';
 import { OrderEntity, type OrderStatus } from './order.entity';
 import { orderEventData } from './order-event-data';
 import type { KeyCheckOutcome } from '../access-keys/verify-key.query';
-import type { PendingKeyCheck } from '../common/context/pending-key-check';
+import type { PendingKeyCheck } from '../access-keys/statement-key/pending-key-check';
 import { SETTINGS_MANAGE } from '../common/context/permissions';
 import { LIST_ORDERS, LIST_ORDERS_WITH_KEY } from './order-list.query';
 import type { JsonText } from '../common/http/json-text';

@@ -30,8 +30,9 @@ export class OrdersService {
 
   /** The brand's orders, newest first, with the total, as JSON text (the key-check hot path: one round trip). */
   async list(ctx: BrandContext, page: { limit: number; offset: number }): Promise<JsonText<OrderListResponse>> {
-    if (ctx.pendingKey) {
-      const { key_check, body } = await this.orders.pageWithKey(ctx.pendingKey, page.limit, page.offset);
+    const pending = this.keys.pendingOf(ctx);
+    if (pending) {
+      const { key_check, body } = await this.orders.pageWithKey(pending, page.limit, page.offset);
       if ((await this.keys.settle(ctx, key_check)).acted && body !== null) return body;
     }
     return this.orders.page(ctx.brandId, page.limit, page.offset);

@@ -3,7 +3,7 @@ import { ApiCreatedResponse, ApiOkResponse, ApiTags, ApiUnprocessableEntityRespo
 import type { HttpReply } from '../common/context/http-types';
 import type { BrandContext } from '../common/context/request-context';
 import { BrandCtx } from '../common/decorators/ctx.decorator';
-import { KeyCheckedByStatement } from '../common/decorators/key-checked-by-statement.decorator';
+import { KeyCheckedByStatement } from '../access-keys/statement-key/key-checked-by-statement.decorator';
 import { RequirePermission } from '../common/decorators/require-permission.decorator';
 import { PartnerWebhookResponse } from './dto/order.responses';
 import { PartnerOrderDto } from './dto/partner-order.dto';

@@ -27,7 +27,7 @@ function serviceWith(outcomes: unknown[], problems: string[], earlier: unknown =
     writer as unknown as OrderWriter,
     new RecentOrders(),
     // No pending key in these contexts: the key was checked by the guards.
-    {} as KeyChecks,
+    { pendingOf: () => undefined } as unknown as KeyChecks,
   );
   return { service, writer, matcher };
 }

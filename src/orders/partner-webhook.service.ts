@@ -49,9 +49,9 @@ export class PartnerWebhookService {
     const fingerprint = requestFingerprint(body);
     const options = { acceptanceMail: Boolean(body.recipient.email) };
 
-    const pending = ctx.pendingKey;
+    const pending = this.keys.pendingOf(ctx);
     if (pending) {
-      if (pending.knownBrandId !== null && this.recent.find(pending.knownBrandId, partnerOrderId)) {
+      if (this.recent.find(ctx.brandId, partnerOrderId)) {
         // A repeat this process has answered: the key is checked on its own, the answer comes from memory.
         await pending.settleAlone();
       } else {

@@ -4,6 +4,7 @@ import { AppModule } from '../../src/app.module';
 import {
   AUTH_REALM,
   IS_PUBLIC,
+  KEY_CHECKED_BY_STATEMENT,
   NEEDS_BRAND,
   REQUIRED_PERMISSION,
   SESSION_ONLY,
@@ -15,7 +16,13 @@ type ModuleRef = Type | DynamicModule | Promise<DynamicModule>;
 /** Who may call a route, as its decorators declare and the global guards enforce. */
 export type Access =
   | { kind: 'public' }
-  | { kind: 'permission'; permission: string; brand: 'path' | 'scoped' | null }
+  | {
+      kind: 'permission';
+      permission: string;
+      brand: 'path' | 'scoped' | null;
+      /** An integration key's liveness is checked by the route's own statement (access-keys' fast lane). */
+      keyCheckedByStatement: boolean;
+    }
   | { kind: 'session' }
   | { kind: 'signed'; signer: string }
   | { kind: 'realm'; realm: string };
@@ -68,7 +75,16 @@ export function routeTable(): RouteEntry[] {
       const brand = !meta(NEEDS_BRAND, handler, cls) ? null : path.includes(':brandId') ? 'path' : 'scoped';
       const decisions: Access[] = [
         ...(meta(IS_PUBLIC, handler, cls) ? [{ kind: 'public' } as const] : []),
-        ...(permission ? [{ kind: 'permission', permission, brand } as const] : []),
+        ...(permission
+          ? [
+              {
+                kind: 'permission',
+                permission,
+                brand,
+                keyCheckedByStatement: meta(KEY_CHECKED_BY_STATEMENT, handler, cls) === true,
+              } as const,
+            ]
+          : []),
         ...(meta(SESSION_ONLY, handler, cls) ? [{ kind: 'session' } as const] : []),
         ...(signer ? [{ kind: 'signed', signer } as const] : []),
         ...(realm ? [{ kind: 'realm', realm } as const] : []),
@@ -95,6 +111,6 @@ export function describeAccess(access: Access): string {
     case 'realm':
       return `realm ${access.realm}`;
     case 'permission':
-      return `permission ${access.permission}${access.brand === 'path' ? ', brand from path' : access.brand === 'scoped' ? ', brand scoped' : ''}`;
+      return `permission ${access.permission}${access.brand === 'path' ? ', brand from path' : access.brand === 'scoped' ? ', brand scoped' : ''}${access.keyCheckedByStatement ? ', key checked by its statement' : ''}`;
   }
 }

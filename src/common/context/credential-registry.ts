@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { HttpRequest } from './http-types';
 import type { Principal } from './principal';
+import type { RouteAccess } from '../guards/route-access';
 
 /**
  * A realm is a family of routes with its own credentials and its own error texts: the platform
@@ -23,12 +24,13 @@ export interface CredentialResolver {
   /** Cheap shape test on the raw token: decides which resolver answers, without any I/O. */
   accepts(token: string): boolean;
   /**
-   * Throws AppError 401 (with the exact text of the spec) when the credential is not good.
-   * `deferred`: the route's statement checks the key itself (PendingKeyCheck); a resolver that
-   * cannot defer ignores it. A resolver that can answer without I/O (a deferred key, a cached site
-   * key) returns the principal itself, and the guard chain goes on without waiting a turn.
+   * Throws AppError 401 (with the exact text of the spec) when the credential is not good. `route`
+   * is what the route declares (a resolver may leave part of its check to a route that makes it
+   * in its own statement). A resolver that can answer without I/O (a key known to this instance,
+   * a cached site key) returns the principal itself, and the guard chain goes on without waiting
+   * a turn.
    */
-  resolve(credential: Credential, request: HttpRequest, deferred: boolean): Principal | Promise<Principal>;
+  resolve(credential: Credential, request: HttpRequest, route: RouteAccess): Principal | Promise<Principal>;
 }
 
 @Injectable()

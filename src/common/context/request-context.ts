@@ -1,4 +1,3 @@
-import type { PendingKeyCheck } from './pending-key-check';
 import type { Principal } from './principal';
 
 /** Resolved once per request by the guard chain and passed to services as their first argument. */
@@ -10,8 +9,6 @@ export interface RequestContext {
   principal: Principal | null;
   /** The brand the request acts in, or null when the endpoint needs none. */
   brandId: number | null;
-  /** Set while an integration key awaits the check its route's statement makes. */
-  pendingKey?: PendingKeyCheck;
 }
 
 /** The context of a brand-scoped route: the guard chain has settled the brand. */

@@ -13,11 +13,9 @@ export const Ctx = createParamDecorator((_: unknown, execution: ExecutionContext
  * The context of a brand-scoped route (`@RequirePermission` of a brand permission, or the
  * production API), whose brand the guard chain has settled, so services read `ctx.brandId` as a
  * number. Never null there; refused as the brand guard would refuse it if a route ever lacks one.
- * The one exception: a key its route's statement checks (PendingKeyCheck), whose brand is known
- * once the service has settled it.
  */
 export const BrandCtx = createParamDecorator((_: unknown, execution: ExecutionContext): BrandContext => {
   const ctx = contextOf(requestOf(execution));
-  if (ctx.brandId === null && !ctx.pendingKey) throw AppError.forbidden(ErrorText.noBrandAccess);
+  if (ctx.brandId === null) throw AppError.forbidden(ErrorText.noBrandAccess);
   return ctx as BrandContext;
 });

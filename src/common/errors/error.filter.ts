@@ -18,16 +18,6 @@ export class ErrorFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const request = http.getRequest<HttpRequest>();
     const response: unknown = http.getResponse();
-    const pending = contextOf(request).pendingKey;
-    if (pending) {
-      // Refused before its statement checked the key (a bad body, say): the key's 401 or 403
-      // comes first, as the guards would have given it.
-      pending.settleAlone().then(
-        () => this.answer(exception, request, response),
-        (keyError: unknown) => this.answer(keyError, request, response),
-      );
-      return;
-    }
     this.answer(exception, request, response);
   }
 

@@ -70,7 +70,7 @@ export class AuthenticationGuard implements CanActivate {
     const credential = readCredential(request, rules);
     const resolver = this.credentials.find(access.realm, credential.token);
     if (!resolver) throw AppError.unauthorized(rules.unknown);
-    const principal = resolver.resolve(credential, request, access.keyCheckedByStatement);
+    const principal = resolver.resolve(credential, request, access);
     if (principal instanceof Promise) return principal.then((resolved) => admit(request, resolved));
     return admit(request, principal);
   }

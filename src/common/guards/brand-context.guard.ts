@@ -27,8 +27,6 @@ export class BrandContextGuard implements CanActivate {
     const request = requestOf(execution);
     const ctx = contextOf(request);
     const principal = ctx.principal!;
-    // The key's brand comes with its check, in the route's statement.
-    if (ctx.pendingKey) return true;
 
     const raw = (request.params as Record<string, string | undefined> | undefined)?.brandId;
     const pathBrand = raw === undefined ? undefined : parseId(raw, 'brandId');
