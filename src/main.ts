@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from './app.module';
+import { installLeanAsyncResourceBind } from './common/runtime/async-resource-bind';
 import { environmentOrExit } from './config/environment';
 import { redactDatabaseUrl } from './database/database-url';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './database/embedded-postgres';
@@ -9,6 +10,8 @@ import { APP_OPTIONS, createHttpAdapter, setupApp } from './setup-app';
 
 async function main(): Promise<void> {
   const env = environmentOrExit();
+  // Process-wide: the process that serves requests installs it (PERF-14), not each app a suite builds.
+  installLeanAsyncResourceBind();
 
   const logger = new Logger('Main');
   let embedded: EmbeddedDatabase | null = null;

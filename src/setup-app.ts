@@ -17,7 +17,6 @@ import { assignRequestId } from './common/http/request-id';
 import { createValidationPipe } from './common/validation/validation.pipe';
 import { ErrorBody } from './common/dto/error-body';
 import type { TrustProxy } from './config/trust-proxy';
-import { installLeanAsyncResourceBind } from './common/runtime/async-resource-bind';
 import { describeErrorBodies } from './common/errors/error-responses';
 
 /**
@@ -59,8 +58,6 @@ export function createHttpAdapter(options: { platform?: HttpPlatform; trustProxy
 
 /** Everything between creating the app and listening; main.ts and the e2e suites share it. */
 export function setupApp<T extends INestApplication>(app: T): T {
-  // Every request with a body binds callbacks to its async context; Node 20's bind is slow.
-  installLeanAsyncResourceBind();
   app.useLogger(app.get(Logger));
   const filter = new ErrorFilter(app.getHttpAdapter() as AbstractHttpAdapter);
   if (app.getHttpAdapter().getType() === 'express') setupExpress(app as unknown as NestExpressApplication, filter);

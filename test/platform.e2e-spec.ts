@@ -2,7 +2,6 @@ import request from 'supertest';
 import { createTestDatabase, withClient, type TestDatabase } from './support/test-database';
 import { ProbeModule } from './support/probe.module';
 import { startTestApp, testPlatform, type TestApp } from './support/test-app';
-import { bindCarriesDeprecatedProperty } from '../src/common/runtime/async-resource-bind';
 
 describe('platform conventions', () => {
   let db: TestDatabase;
@@ -25,10 +24,6 @@ describe('platform conventions', () => {
     expect(response.headers['x-powered-by']).toBeUndefined();
     expect(response.headers.etag).toBeUndefined();
     expect(response.headers['x-request-id']).toEqual(expect.any(String));
-  });
-
-  it("binds request callbacks with the lean AsyncResource#bind (Node 20's costs every request with a body)", () => {
-    expect(bindCarriesDeprecatedProperty()).toBe(false);
   });
 
   it('GET /health answers 200 {status: "ok"} once the database answers', async () => {

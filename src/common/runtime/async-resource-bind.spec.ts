@@ -2,7 +2,17 @@ import { AsyncLocalStorage, AsyncResource } from 'node:async_hooks';
 import { bindCarriesDeprecatedProperty, installLeanAsyncResourceBind } from './async-resource-bind';
 
 describe('installLeanAsyncResourceBind', () => {
+  const nodeBind = Object.getOwnPropertyDescriptor(AsyncResource.prototype, 'bind')!;
+  const nodeCarriesProperty = bindCarriesDeprecatedProperty();
   beforeAll(() => installLeanAsyncResourceBind());
+  // Only the process entry points install it: the suites this worker runs next get Node's own.
+  afterAll(() => {
+    Object.defineProperty(AsyncResource.prototype, 'bind', nodeBind);
+  });
+
+  it("is still needed: Node's own bind gives bound functions the deprecated property (when not, delete the module)", () => {
+    expect(nodeCarriesProperty).toBe(true);
+  });
 
   it('leaves bound functions without the deprecated asyncResource property, and installs once', () => {
     expect(bindCarriesDeprecatedProperty()).toBe(false);

@@ -13,16 +13,15 @@ export function bindCarriesDeprecatedProperty(): boolean {
 
 /**
  * `AsyncResource#bind` as Node.js has it since the deprecated `asyncResource` property of bound
- * functions went away (nodejs/node#58218, #58618). Node 20 still wraps that property's getter and
- * setter in `util.deprecate` on every call, which sets the prototype of two new functions: about
- * 12 µs a bind, and every request with a body binds (Fastify's body parser, raw-body and
- * on-finished on Express, Nest's interceptors twice per interceptor), plus the garbage the wrappers
- * leave: the storefront webhook's pipeline, up to its handler, took 580–671 µs of CPU a request
- * with it and 406–451 µs without (docs/performance.md).
+ * functions went away (nodejs/node#58218, #58618). Node 20 and 24 still wrap that property's getter
+ * and setter in `util.deprecate` on every call, which makes two functions and sets their
+ * prototypes, and requests bind callbacks on every platform (Fastify's body parser, raw-body and
+ * on-finished on Express, Nest's interceptors): decision record PERF-14 in docs/performance.md.
  *
  * The bound function runs `fn` in the resource's async context, with `thisArg` or the caller's
  * `this`, returns what it returns and keeps its `length`, as before; only the property nothing
- * here reads is gone. Installed once, and only on a Node that still defines that property.
+ * here reads is gone. Installed once per process by the entry point (main.ts, which cluster.ts's
+ * workers run too), and only on a Node that still defines that property.
  */
 export function installLeanAsyncResourceBind(): boolean {
   if (!bindCarriesDeprecatedProperty()) return false;
