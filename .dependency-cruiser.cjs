@@ -15,7 +15,12 @@ const EXPORTED = {
   identity: ['identity.sql.ts', 'brands.service.ts', 'users.service.ts'],
   inventory: ['inventory.service.ts'],
   idempotency: ['idempotent-post.decorator.ts'],
-  'access-keys': ['key-checks.ts', 'verify-key.query.ts'],
+  'access-keys': [
+    'key-checks.ts',
+    'verify-key.query.ts',
+    'statement-key/key-checked-by-statement.decorator.ts',
+    'statement-key/pending-key-check.ts',
+  ],
 };
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const PUBLIC_EVERYWHERE = ['\\.module\\.ts$', '/dto/', '\\.entity\\.ts$', '\\.principal\\.ts$'];

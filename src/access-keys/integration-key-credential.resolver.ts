@@ -1,9 +1,13 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { Credential, CredentialRegistry, CredentialResolver } from '../common/context/credential-registry';
+import {
+  Credential,
+  CredentialRegistry,
+  CredentialResolver,
+  type CredentialRoute,
+} from '../common/context/credential-registry';
 import type { HttpRequest } from '../common/context/http-types';
 import type { Principal } from '../common/context/principal';
 import { AppError } from '../common/errors/app-error';
-import type { RouteAccess } from '../common/guards/route-access';
 import { INTEGRATION_KEY_PREFIX } from './integration-key-format';
 import { KeyChecks } from './key-checks';
 
@@ -25,7 +29,7 @@ export class IntegrationKeyCredentialResolver implements CredentialResolver, OnM
     return token.startsWith(INTEGRATION_KEY_PREFIX);
   }
 
-  resolve(credential: Credential, request: HttpRequest, route: RouteAccess): Principal | Promise<Principal> {
+  resolve(credential: Credential, request: HttpRequest, route: CredentialRoute): Principal | Promise<Principal> {
     // A key is a header credential only; a cookie holding one is not how keys are sent.
     if (credential.source !== 'header') throw AppError.unauthorized();
     return route.keyCheckedByStatement

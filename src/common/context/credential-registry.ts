@@ -1,13 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import type { HttpRequest } from './http-types';
 import type { Principal } from './principal';
-import type { RouteAccess } from '../guards/route-access';
+import type { Permission } from './permissions';
 
 /**
  * A realm is a family of routes with its own credentials and its own error texts: the platform
  * (sessions and integration keys) or the production API (site keys). A credential never crosses.
  */
 export type AuthRealm = 'platform' | 'production';
+
+/** What a resolver may know of the route a credential is presented to. */
+export interface CredentialRoute {
+  /** The route's statement checks an integration key's liveness itself (`@KeyCheckedByStatement`). */
+  readonly keyCheckedByStatement: boolean;
+  readonly permission: Permission | undefined;
+}
 
 export interface Credential {
   readonly token: string;
@@ -30,7 +37,7 @@ export interface CredentialResolver {
    * a cached site key) returns the principal itself, and the guard chain goes on without waiting
    * a turn.
    */
-  resolve(credential: Credential, request: HttpRequest, route: RouteAccess): Principal | Promise<Principal>;
+  resolve(credential: Credential, request: HttpRequest, route: CredentialRoute): Principal | Promise<Principal>;
 }
 
 @Injectable()
