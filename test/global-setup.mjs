@@ -1,9 +1,11 @@
 // With DATABASE_URL set the suites use that server (CI uses the machine's PostgreSQL); without it
-// they start the same embedded PostgreSQL the service uses. Each suite then creates its own database.
+// they start the same embedded PostgreSQL the service uses. The migrations run once, into a template
+// database; each suite then gets a copy of its own (test/support/template-database.mjs).
 import { chmod, mkdtemp } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { createTemplateDatabase } from './support/template-database.mjs';
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -17,7 +19,11 @@ function freePort() {
 }
 
 export default async function globalSetup() {
-  if (process.env.DATABASE_URL) return;
+  if (!process.env.DATABASE_URL) await startEmbeddedPostgres();
+  await createTemplateDatabase(process.env.DATABASE_URL);
+}
+
+async function startEmbeddedPostgres() {
   const root = await mkdtemp(path.join(tmpdir(), 'cil-test-pg-'));
   // The same checks and the same package the service uses (built by pretest): as root, the
   // postgres user must reach the data here, and the binaries are run from a copy it can enter.

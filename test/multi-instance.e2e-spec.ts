@@ -18,7 +18,8 @@ describe('several instances on one database', () => {
   let services: ServiceProcess[] = [];
 
   beforeAll(async () => {
-    db = await createTestDatabase();
+    // Empty: the three start together and must apply each migration once between them.
+    db = await createTestDatabase({ empty: true });
     const ports = await Promise.all([freePort(), freePort(), freePort()]);
     services = ports.map((port) =>
       spawnService({

@@ -10,7 +10,8 @@ describe('entities and migrations', () => {
   let dataSource: DataSource;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
+    // Empty: the migrations below build the schema from nothing, as on a first start.
+    db = await createTestDatabase({ empty: true });
     dataSource = new DataSource({
       ...dataSourceOptions(db.url),
       entities: [path.resolve(__dirname, '../src/**/*.entity.ts')],

@@ -2,18 +2,31 @@ import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { withDatabaseName } from '../../src/database/database-url';
 
+/** Set by the global setup (test/support/template-database.mjs). */
+const TEMPLATE_ENV = 'CIL_TEST_TEMPLATE_DB';
+
 export interface TestDatabase {
   url: string;
   name: string;
   drop(): Promise<void>;
 }
 
-/** A database of its own for one suite, on the server the global setup chose; dropped after. */
-export async function createTestDatabase(): Promise<TestDatabase> {
+export interface TestDatabaseOptions {
+  /** No schema at all, for suites that test the migrations themselves; otherwise fully migrated. */
+  empty?: boolean;
+}
+
+/**
+ * A database of its own for one suite, on the server the global setup chose; dropped after. It is
+ * a copy of the run's migrated template, so the app's start-up migration finds nothing to do.
+ */
+export async function createTestDatabase(options: TestDatabaseOptions = {}): Promise<TestDatabase> {
   const serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) throw new Error('DATABASE_URL is not set: the global setup did not run');
+  const template = options.empty ? undefined : process.env[TEMPLATE_ENV];
   const name = `cil_test_${Date.now()}_${randomBytes(4).toString('hex')}`;
-  await withClient(serverUrl, (client) => client.query(`CREATE DATABASE "${name}"`));
+  const from = template ? ` TEMPLATE "${template}"` : '';
+  await withClient(serverUrl, (client) => client.query(`CREATE DATABASE "${name}"${from}`));
   return {
     url: withDatabaseName(serverUrl, name),
     name,
