@@ -103,9 +103,10 @@ describe('PaymentsService', () => {
     expect(lifecycle.markPaid).not.toHaveBeenCalled();
   });
 
+  const paid: PayableOrder = { ...unpaid, status: 'paid', paid: true };
   it.each([
     ['a failed payment', unpaid, event({ status: 'failed' }), 'failed'],
-    ['a second payment of a paid order', { ...unpaid, status: 'paid', paid: true }, event(), 'already_paid'],
+    ['a second payment of a paid order', paid, event(), 'already_paid'],
   ])('records %s and moves nothing', async (_, order, payment, outcome) => {
     const { service, lifecycle, events, journal } = setUp(order);
     expect(await service.handle(ctx, payment)).toEqual({ ok: true });
