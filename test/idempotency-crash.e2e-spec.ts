@@ -1,7 +1,13 @@
-import { freePort, spawnService, stopService, waitForHealth, type ServiceProcess } from './support/service-process';
+import {
+  SERVICE_ADMIN as ADMIN,
+  serviceEnv,
+  spawnService,
+  stopService,
+  waitForHealth,
+  type ServiceProcess,
+} from './support/service-process';
 import { createTestDatabase, withClient, type TestDatabase } from './support/test-database';
 
-const ADMIN = { email: 'owner@example.com', password: 'owner-password-1' };
 const CYCLES = 3;
 const MAX_CYCLES = 6;
 const IN_FLIGHT = 12;
@@ -38,17 +44,10 @@ describe('Idempotency-Key across crashes', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    env = {
-      PORT: String(await freePort()),
-      HOST: '127.0.0.1',
-      DATABASE_URL: db.url,
-      DATA_DIR: `/tmp/${db.name}`,
-      SESSION_SECRET: 'crash-test-session-secret-0123456789abcdef',
-      BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
-      BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
+    env = await serviceEnv(db.url, {
       // A claim left by the killed process is taken over after a second, not two minutes.
       IDEMPOTENCY_ABANDON_SECONDS: '1',
-    };
+    });
   });
   afterAll(async () => {
     if (service) await stopService(service, 'SIGKILL');

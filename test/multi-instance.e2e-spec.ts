@@ -1,16 +1,14 @@
 import { spawn } from 'node:child_process';
-import path from 'node:path';
 import {
   callService,
-  freePort,
+  SERVICE_ADMIN as ADMIN,
+  serviceEnv,
   spawnService,
   stopService,
   waitForHealth,
   type ServiceProcess,
 } from './support/service-process';
 import { createTestDatabase, withClient, type TestDatabase } from './support/test-database';
-
-const ADMIN = { email: 'owner@example.com', password: 'owner-password-1' };
 
 /** Three service processes on one database: exactly-once orders, exact stock, revocation everywhere at once. */
 describe('several instances on one database', () => {
@@ -20,19 +18,8 @@ describe('several instances on one database', () => {
   beforeAll(async () => {
     // Empty: the three start together and must apply each migration once between them.
     db = await createTestDatabase({ empty: true });
-    const ports = await Promise.all([freePort(), freePort(), freePort()]);
-    services = ports.map((port) =>
-      spawnService({
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATABASE_URL: db.url,
-        DATA_DIR: `/tmp/${db.name}`,
-        SESSION_SECRET: 'multi-instance-secret-0123456789abcdef',
-        BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
-        BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
-        LOG_LEVEL: 'warn',
-      }),
-    );
+    const envs = await Promise.all([serviceEnv(db.url), serviceEnv(db.url), serviceEnv(db.url)]);
+    services = envs.map((env) => spawnService(env));
     await Promise.all(services.map((s) => waitForHealth(s)));
   });
   afterAll(async () => {
@@ -127,24 +114,8 @@ describe('several instances on one database', () => {
   });
 
   it('npm run start:cluster serves from several workers on one port and stops cleanly', async () => {
-    const port = await freePort();
-    const child = spawn(process.execPath, [path.resolve(__dirname, '../dist/cluster.js')], {
-      env: {
-        PATH: process.env.PATH ?? '',
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATABASE_URL: db.url,
-        CLUSTER_WORKERS: '2',
-        LOG_LEVEL: 'warn',
-        SESSION_SECRET: 'multi-instance-secret-0123456789abcdef',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    const service = { child, baseUrl: `http://127.0.0.1:${port}`, output: () => output, exited };
+    const service = spawnService(await serviceEnv(db.url, { CLUSTER_WORKERS: '2' }), 'cluster.js');
+    const { child } = service;
     await waitForHealth(service);
     const workers = await new Promise<number>((resolve) => {
       // The primary's children are the workers.
@@ -159,6 +130,6 @@ describe('several instances on one database', () => {
     );
     expect(answers.every((s) => s === 200)).toBe(true);
     child.kill('SIGTERM');
-    expect(await exited).toBe(0);
+    expect(await service.exited).toBe(0);
   });
 });

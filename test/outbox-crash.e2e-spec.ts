@@ -1,12 +1,17 @@
 import { CarrierStub } from './support/carrier-stub';
 import { eventually } from './support/eventually';
-import { freePort, spawnService, stopService, waitForHealth, type ServiceProcess } from './support/service-process';
+import {
+  SERVICE_ADMIN as ADMIN,
+  serviceEnv,
+  spawnService,
+  stopService,
+  waitForHealth,
+  type ServiceProcess,
+} from './support/service-process';
 import { signPayload } from '../src/common/webhooks/webhook-signature';
 import { PAYMENT_SECRET } from './support/signed';
 import { SmtpSink } from './support/smtp-sink';
 import { createTestDatabase, withClient, type TestDatabase } from './support/test-database';
-
-const ADMIN = { email: 'owner@example.com', password: 'owner-password-1' };
 
 /** The service killed (SIGKILL) while the outbox is calling the carrier, then started again. */
 describe('outbox across a crash', () => {
@@ -21,15 +26,8 @@ describe('outbox across a crash', () => {
     sink = new SmtpSink();
     // Slow enough that the kill lands while the registration call is in flight.
     carrier = new CarrierStub({ token: 'tok', delayMs: 1500 });
-    const [smtp, carrierUrl, port] = await Promise.all([sink.start(), carrier.start(), freePort()]);
-    env = {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATABASE_URL: db.url,
-      DATA_DIR: `/tmp/${db.name}`,
-      SESSION_SECRET: 'crash-test-session-secret-0123456789abcdef',
-      BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
-      BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
+    const [smtp, carrierUrl] = await Promise.all([sink.start(), carrier.start()]);
+    env = await serviceEnv(db.url, {
       PAYMENT_WEBHOOK_SECRET: PAYMENT_SECRET,
       CARRIER_API_URL: carrierUrl,
       CARRIER_API_TOKEN: 'tok',
@@ -37,7 +35,7 @@ describe('outbox across a crash', () => {
       OUTBOX_POLL_MS: '100',
       OUTBOX_LEASE_SECONDS: '3',
       OUTBOX_RETRY_BASE_MS: '100',
-    };
+    });
   });
   afterAll(async () => {
     if (service) await stopService(service);

@@ -3,7 +3,8 @@ import { CarrierStub } from './support/carrier-stub';
 import { eventually } from './support/eventually';
 import {
   callService,
-  freePort,
+  SERVICE_ADMIN as ADMIN,
+  serviceEnv,
   spawnService,
   stopService,
   waitForHealth,
@@ -13,7 +14,6 @@ import { PAYMENT_SECRET } from './support/signed';
 import { SmtpSink } from './support/smtp-sink';
 import { createTestDatabase, withClient, type TestDatabase } from './support/test-database';
 
-const ADMIN = { email: 'owner@example.com', password: 'owner-password-1' };
 const ORDERS = 12;
 const SLOW_MS = 2_500;
 
@@ -31,25 +31,16 @@ describe('outbox jobs slower than their lease, two instances', () => {
   beforeAll(async () => {
     db = await createTestDatabase();
     const [carrierUrl, smtpUrl] = await Promise.all([carrier.start(), smtp.start()]);
-    const ports = await Promise.all([freePort(), freePort()]);
-    services = ports.map((port) =>
-      spawnService({
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATABASE_URL: db.url,
-        DATA_DIR: `/tmp/${db.name}-${port}`,
-        SESSION_SECRET: 'outbox-lease-secret-0123456789abcdef',
-        BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
-        BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
+    const env = () =>
+      serviceEnv(db.url, {
         PAYMENT_WEBHOOK_SECRET: PAYMENT_SECRET,
         CARRIER_API_URL: carrierUrl,
         CARRIER_TIMEOUT_MS: '10000',
         SMTP_URL: smtpUrl,
         OUTBOX_LEASE_SECONDS: '2',
         OUTBOX_POLL_MS: '100',
-        LOG_LEVEL: 'warn',
-      }),
-    );
+      });
+    services = (await Promise.all([env(), env()])).map((e) => spawnService(e));
     await Promise.all(services.map((s) => waitForHealth(s)));
   });
   afterAll(async () => {

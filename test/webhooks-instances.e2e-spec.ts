@@ -2,7 +2,8 @@ import { Client } from 'pg';
 import { eventually } from './support/eventually';
 import {
   callService,
-  freePort,
+  SERVICE_ADMIN as ADMIN,
+  serviceEnv,
   spawnService,
   stopService,
   waitForHealth,
@@ -10,8 +11,6 @@ import {
 } from './support/service-process';
 import { createTestDatabase, withClient, type TestDatabase } from './support/test-database';
 import { WebhookReceiver } from './support/webhook-receiver';
-
-const ADMIN = { email: 'owner@example.com', password: 'owner-password-1' };
 
 /**
  * Webhook delivery across service processes on one database (contract §10): a committed event
@@ -25,20 +24,15 @@ describe('webhook delivery across instances', () => {
   const running: ServiceProcess[] = [];
 
   async function start(extra: Record<string, string> = {}): Promise<ServiceProcess> {
-    const service = spawnService({
-      PORT: String(await freePort()),
-      HOST: '127.0.0.1',
-      DATABASE_URL: db.url,
-      DATA_DIR: `/tmp/${db.name}`,
-      SESSION_SECRET: 'webhook-instances-secret-0123456789abcdef',
-      SECRETS_ENCRYPTION_KEY: 'cd'.repeat(32),
-      BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
-      BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
-      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-      WEBHOOK_POLL_MS: '100',
-      OUTBOX_WORKER: 'false',
-      ...extra,
-    });
+    const service = spawnService(
+      await serviceEnv(db.url, {
+        SECRETS_ENCRYPTION_KEY: 'cd'.repeat(32),
+        WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+        WEBHOOK_POLL_MS: '100',
+        OUTBOX_WORKER: 'false',
+        ...extra,
+      }),
+    );
     running.push(service);
     await waitForHealth(service);
     return service;

@@ -1,9 +1,13 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-const MAIN = path.resolve(__dirname, '../../dist/main.js');
+const DIST = path.resolve(__dirname, '../../dist');
+
+/** The administrator a service started with serviceEnv creates on its first start. */
+export const SERVICE_ADMIN = { email: 'owner@example.com', password: 'owner-password-1' };
 
 export interface ServiceProcess {
   child: ChildProcess;
@@ -12,11 +16,35 @@ export interface ServiceProcess {
   exited: Promise<number | null>;
 }
 
-/** The built service as a real process (what `npm start` runs), with only the given environment. */
-export function spawnService(env: Record<string, string>): ServiceProcess {
-  if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run npm run build first (npm test does)`);
+/**
+ * What a suite's service process runs with: its own port on the loopback and data folder, the
+ * suite's database, a session secret every instance shares, and SERVICE_ADMIN; `env` adds or overrides.
+ */
+export async function serviceEnv(
+  databaseUrl: string,
+  env: Record<string, string> = {},
+): Promise<Record<string, string>> {
+  return {
+    PORT: String(await freePort()),
+    HOST: '127.0.0.1',
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: mkdtempSync(path.join(tmpdir(), 'cil-service-')),
+    SESSION_SECRET: 'service-process-secret-0123456789abcdef',
+    BOOTSTRAP_ADMIN_EMAIL: SERVICE_ADMIN.email,
+    BOOTSTRAP_ADMIN_PASSWORD: SERVICE_ADMIN.password,
+    ...env,
+  };
+}
+
+/**
+ * The built service as a real process (what `npm start` runs; `cluster.js` for `npm run
+ * start:cluster`), with only the given environment.
+ */
+export function spawnService(env: Record<string, string>, entry: 'main.js' | 'cluster.js' = 'main.js'): ServiceProcess {
+  const script = path.join(DIST, entry);
+  if (!existsSync(script)) throw new Error(`${script} is missing: run npm run build first (npm test does)`);
   let output = '';
-  const child = spawn(process.execPath, [MAIN], {
+  const child = spawn(process.execPath, [script], {
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '/tmp',
