@@ -4,7 +4,7 @@ import type { BrandContext } from '../common/context/request-context';
 import { AppError } from '../common/errors/app-error';
 import type { PartnerOrderDto } from './dto/partner-order.dto';
 import type { OrderWriter } from './order-writer';
-import { PartnerWebhookService } from './partner-webhook.service';
+import { orderedAt, PartnerWebhookService } from './partner-webhook.service';
 import { RecentOrders } from './recent-orders';
 
 const ctx = { brandId: 7, principal: { kind: 'integration_key', id: 1 } } as unknown as BrandContext;
@@ -86,5 +86,56 @@ describe('PartnerWebhookService on a retry this instance has answered before', (
     await service.accept(ctx, body);
     const changed = { ...body, items: [{ article: 'SF-1', size: 'M', quantity: 2 }] } as PartnerOrderDto;
     expect((await service.accept(ctx, changed)).body.bodyMismatch).toBe(true);
+  });
+});
+
+describe('PartnerWebhookService on a new order', () => {
+  it('writes a paid storefront order of the key’s brand, its number trimmed, its lines as sent', async () => {
+    const { service, writer } = serviceWith([{ created }], []);
+    await service.accept(ctx, {
+      ...body,
+      partnerOrderId: ' P-1 ',
+      orderDate: '2026-01-02T03:04:05Z',
+    });
+    expect(writer.acceptStorefrontOrder).toHaveBeenCalledWith(
+      expect.objectContaining({
+        brandId: 7,
+        source: 'storefront',
+        partnerOrderId: 'P-1',
+        status: 'paid',
+        paymentStatus: 'paid',
+        orderedAt: new Date('2026-01-02T03:04:05Z'),
+        lines: [{ storefrontArticle: 'SF-1', size: 'M', quantity: 1, priceKopeks: undefined }],
+      }),
+      { kind: 'integration_key', id: 1 },
+      // No e-mail in the recipient: no acceptance mail.
+      { acceptanceMail: false },
+    );
+  });
+
+  it('takes the arrival time for an orderDate that is no ISO 8601 time', () => {
+    const arrived = new Date('2026-03-04T05:06:07Z');
+    expect(orderedAt('yesterday', arrived)).toBe(arrived);
+    expect(orderedAt('2026-13-45', arrived)).toBe(arrived);
+    expect(orderedAt(undefined, arrived)).toBe(arrived);
+    expect(orderedAt('2026-01-02', arrived)).toEqual(new Date('2026-01-02'));
+  });
+
+  it('answers 200 with the twin when a concurrent request with the number committed first', async () => {
+    const { service } = serviceWith([null], [], { ...created, fingerprint: null });
+    expect(await service.accept(ctx, body)).toEqual({
+      status: 200,
+      body: { ok: true, duplicate: true, order: created },
+    });
+  });
+
+  it('flags an earlier order whose body differed from this one', async () => {
+    const { service } = serviceWith([{ earlier: { ...created, fingerprint: 'another body' } }], []);
+    expect((await service.accept(ctx, body)).body).toEqual({
+      ok: true,
+      duplicate: true,
+      order: created,
+      bodyMismatch: true,
+    });
   });
 });
