@@ -250,3 +250,19 @@ describe('ValidityCheck', () => {
     expect(passed).toBeGreaterThan(300);
   });
 });
+
+describe('ValidityCheck and the class-validator it was checked against', () => {
+  const CHECKED_AGAINST = '0.15.1';
+
+  it('is still the installed version', () => {
+    const installed = jest.requireActual<{ version: string }>('class-validator/package.json').version;
+    if (installed === CHECKED_AGAINST) return;
+    throw new Error(
+      `class-validator is ${installed}; validity-check.ts was checked against ${CHECKED_AGAINST}. It repeats ` +
+        "the library's ValidationExecutor without the error tree: re-read execute, performValidations, " +
+        'customValidations and nestedValidations for a new kind of rule, option or order of checks, and add ' +
+        'what changed to the cases above before setting CHECKED_AGAINST to the new version (or delete ' +
+        'ValidityCheck: see its decision record in docs/performance.md).',
+    );
+  });
+});
