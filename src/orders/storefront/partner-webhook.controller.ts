@@ -1,14 +1,14 @@
 import { Body, Controller, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
-import type { HttpReply } from '../common/context/http-types';
-import type { BrandContext } from '../common/context/request-context';
-import { BrandCtx } from '../common/decorators/ctx.decorator';
-import { KeyCheckedByStatement } from '../access-keys/statement-key/key-checked-by-statement.decorator';
-import { RequirePermission } from '../common/decorators/require-permission.decorator';
-import { PartnerWebhookResponse } from './dto/order.responses';
-import { PartnerOrderDto } from './dto/partner-order.dto';
+import type { HttpReply } from '../../common/context/http-types';
+import type { BrandContext } from '../../common/context/request-context';
+import { BrandCtx } from '../../common/decorators/ctx.decorator';
+import { KeyCheckedByStatement } from '../../access-keys/statement-key/key-checked-by-statement.decorator';
+import { RequirePermission } from '../../common/decorators/require-permission.decorator';
+import { PartnerWebhookResponse } from '../dto/order.responses';
+import { PartnerOrderDto } from '../dto/partner-order.dto';
 import { PartnerWebhookService } from './partner-webhook.service';
-import { IdempotentPost } from '../idempotency/idempotent-post.decorator';
+import { IdempotentPost } from '../../idempotency/idempotent-post.decorator';
 
 @ApiTags('storefront webhook')
 @Controller('orders/integrations/partner')

@@ -1,9 +1,9 @@
-import type { KeyChecks } from '../access-keys/key-checks';
-import type { CatalogMatcher } from '../catalog/catalog-matcher';
-import type { BrandContext } from '../common/context/request-context';
-import { AppError } from '../common/errors/app-error';
-import type { PartnerOrderDto } from './dto/partner-order.dto';
-import type { OrderWriter } from './order-writer';
+import type { KeyChecks } from '../../access-keys/key-checks';
+import type { CatalogMatcher } from '../../catalog/catalog-matcher';
+import type { BrandContext } from '../../common/context/request-context';
+import { AppError } from '../../common/errors/app-error';
+import type { PartnerOrderDto } from '../dto/partner-order.dto';
+import type { OrderWriter } from '../order-writer';
 import { orderedAt, PartnerWebhookService } from './partner-webhook.service';
 import { RecentOrders } from './recent-orders';
 

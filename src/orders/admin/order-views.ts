@@ -1,4 +1,4 @@
-import type { OrderEntity } from './order.entity';
+import type { OrderEntity } from '../order.entity';
 
 export interface OrderItemView {
   id: number;

@@ -1,20 +1,20 @@
 import { Injectable } from '@nestjs/common';
-import { KeyChecks } from '../access-keys/key-checks';
-import { CatalogMatcher } from '../catalog/catalog-matcher';
-import type { BrandContext } from '../common/context/request-context';
-import { AppError } from '../common/errors/app-error';
-import { ErrorText } from '../common/errors/error-texts';
-import { Transactions } from '../database/transactions';
-import { BrandOwnership } from '../security-journal/brand-ownership';
-import type { JsonText } from '../common/http/json-text';
-import type { OrderListResponse } from './dto/order.responses';
-import type { PlatformOrderDto } from './dto/platform-order.dto';
-import type { OrderEntity } from './order.entity';
+import { KeyChecks } from '../../access-keys/key-checks';
+import { CatalogMatcher } from '../../catalog/catalog-matcher';
+import type { BrandContext } from '../../common/context/request-context';
+import { AppError } from '../../common/errors/app-error';
+import { ErrorText } from '../../common/errors/error-texts';
+import { Transactions } from '../../database/transactions';
+import { BrandOwnership } from '../../security-journal/brand-ownership';
+import type { JsonText } from '../../common/http/json-text';
+import type { OrderListResponse } from '../dto/order.responses';
+import type { PlatformOrderDto } from '../dto/platform-order.dto';
+import type { OrderEntity } from '../order.entity';
 import { toOrderView } from './order-views';
-import { OrderLifecycle } from './order-lifecycle';
-import { OrdersRepository } from './orders.repository';
-import { OrderWriter } from './order-writer';
-import { actorOf } from '../common/context/actor';
+import { OrderLifecycle } from '../order-lifecycle';
+import { OrdersRepository } from '../orders.repository';
+import { OrderWriter } from '../order-writer';
+import { actorOf } from '../../common/context/actor';
 
 @Injectable()
 export class OrdersService {

@@ -1,14 +1,14 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { CatalogMatcher } from '../catalog/catalog-matcher';
-import type { BrandContext } from '../common/context/request-context';
-import { AppError } from '../common/errors/app-error';
-import type { PartnerOrderDto } from './dto/partner-order.dto';
-import { requestFingerprint } from './order-identity';
-import type { OrderRef, StorefrontOrder } from './new-order';
-import { EarlierOrder, OrderWriter, type StorefrontOutcome } from './order-writer';
-import { KeyChecks } from '../access-keys/key-checks';
+import { CatalogMatcher } from '../../catalog/catalog-matcher';
+import type { BrandContext } from '../../common/context/request-context';
+import { AppError } from '../../common/errors/app-error';
+import type { PartnerOrderDto } from '../dto/partner-order.dto';
+import { requestFingerprint } from '../order-identity';
+import type { OrderRef, StorefrontOrder } from '../new-order';
+import { EarlierOrder, OrderWriter, type StorefrontOutcome } from '../order-writer';
+import { KeyChecks } from '../../access-keys/key-checks';
 import { RecentOrders } from './recent-orders';
-import { actorOf } from '../common/context/actor';
+import { actorOf } from '../../common/context/actor';
 
 export interface WebhookOutcome {
   status: 200 | 201;

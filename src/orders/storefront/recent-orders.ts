@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { EarlierOrder } from './order-writer';
-import { BoundedMap } from '../common/runtime/bounded-map';
+import type { EarlierOrder } from '../order-writer';
+import { BoundedMap } from '../../common/runtime/bounded-map';
 
 const CAPACITY = 10_000;
 

@@ -1,17 +1,17 @@
 import { Body, Controller, Get, Header, HttpCode, Param, Query } from '@nestjs/common';
 import { ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import type { BrandContext } from '../common/context/request-context';
-import { BrandCtx } from '../common/decorators/ctx.decorator';
-import { KeyCheckedByStatement } from '../access-keys/statement-key/key-checked-by-statement.decorator';
-import { RequirePermission } from '../common/decorators/require-permission.decorator';
-import { JSON_CONTENT_TYPE, type JsonText } from '../common/http/json-text';
-import { ParseIdPipe } from '../common/validation/parse-id.pipe';
-import { CancelOrderDto } from './dto/cancel-order.dto';
-import { ListOrdersQueryDto } from './dto/list-orders-query.dto';
-import { PlatformOrderDto } from './dto/platform-order.dto';
+import type { BrandContext } from '../../common/context/request-context';
+import { BrandCtx } from '../../common/decorators/ctx.decorator';
+import { KeyCheckedByStatement } from '../../access-keys/statement-key/key-checked-by-statement.decorator';
+import { RequirePermission } from '../../common/decorators/require-permission.decorator';
+import { JSON_CONTENT_TYPE, type JsonText } from '../../common/http/json-text';
+import { ParseIdPipe } from '../../common/validation/parse-id.pipe';
+import { CancelOrderDto } from '../dto/cancel-order.dto';
+import { ListOrdersQueryDto } from '../dto/list-orders-query.dto';
+import { PlatformOrderDto } from '../dto/platform-order.dto';
 import { OrdersService } from './orders.service';
-import { OrderListResponse, OrderResponse, PlatformOrderResponse } from './dto/order.responses';
-import { IdempotentPost } from '../idempotency/idempotent-post.decorator';
+import { OrderListResponse, OrderResponse, PlatformOrderResponse } from '../dto/order.responses';
+import { IdempotentPost } from '../../idempotency/idempotent-post.decorator';
 
 @ApiTags('orders')
 @Controller('orders/admin')
