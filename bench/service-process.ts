@@ -40,13 +40,12 @@ export function startService(databaseUrl: string, port: number): ChildProcess {
   return child;
 }
 
-/** The node flags of `npm run start:prod` (the heap bound), so the bench runs the service as production does. */
+/** The node flags every start script gives the service (package.json's config.nodeFlags), so the bench runs it as production does. */
 function productionNodeFlags(): string[] {
-  const scripts = JSON.parse(readFileSync(path.resolve(__dirname, '../package.json'), 'utf8')).scripts as Record<
-    string,
-    string
-  >;
-  return scripts['start:prod'].split(/\s+/).filter((word) => word.startsWith('--'));
+  const { config } = JSON.parse(readFileSync(path.resolve(__dirname, '../package.json'), 'utf8')) as {
+    config: { nodeFlags: string };
+  };
+  return config.nodeFlags.split(/\s+/).filter(Boolean);
 }
 
 export async function stopService(service: ChildProcess): Promise<void> {
