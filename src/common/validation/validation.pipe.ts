@@ -1,10 +1,8 @@
 import { ArgumentMetadata, Type, ValidationError, ValidationPipe } from '@nestjs/common';
-import type { ValidatorOptions } from 'class-validator';
 import { AppError } from '../errors/app-error';
 import { isPlainJsonBody } from '../http/json-body';
 import { QueryVerdicts } from './query-verdicts';
 import { cacheValidationMetadata } from './validation-metadata-cache';
-import { ValidityCheck } from './validity-check';
 
 // A field of the wrong type fails its length and range checks too; naming the type is the useful part.
 const TYPE_CHECKS = ['isDefined', 'isString', 'isInt', 'isNumber', 'isBoolean', 'isArray', 'isObject', 'isEmail'];
@@ -36,13 +34,9 @@ export function flattenValidationErrors(errors: ValidationError[], prefix = ''):
  * change, JSON having no sparse arrays (docs/performance.md, PERF-8).
  *
  * A query DTO is validated once per distinct query string (QueryVerdicts).
- *
- * A value that passes every rule is told by ValidityCheck, with class-validator's own rules and
- * constraints but without its error tree; class-validator builds the errors of any other.
  */
 class StrictValidationPipe extends ValidationPipe {
   private readonly queries = new QueryVerdicts();
-  private readonly validity = new ValidityCheck();
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     const { type, metatype } = metadata;
@@ -53,14 +47,6 @@ class StrictValidationPipe extends ValidationPipe {
     const dto = (await super.transform(value, metadata)) as unknown;
     this.queries.remember(metatype as Type<object>, key, dto);
     return dto;
-  }
-
-  protected override validate(
-    object: object,
-    options?: ValidatorOptions,
-  ): Promise<ValidationError[]> | ValidationError[] {
-    if (this.validity.passes(object, options ?? {})) return [];
-    return super.validate(object, options);
   }
 
   protected override transformPrimitive(value: unknown): unknown {
