@@ -9,7 +9,8 @@ module.exports = {
       displayName: 'unit',
       testEnvironment: 'node',
       rootDir: __dirname,
-      testMatch: ['<rootDir>/src/**/*.spec.ts'],
+      // Beside the code, and the suites under test/ that need no database or app (*.spec.ts, not *.e2e-spec.ts).
+      testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.spec.ts'],
       transform: { '^.+\\.ts$': tsJest },
     },
     {

@@ -8,7 +8,7 @@ import { login, startTestApp, type TestApp } from './support/test-app';
 
 /**
  * Every route × every kind of caller, the expectation derived from the route's access decision
- * (the reviewed snapshot of route-access.e2e-spec.ts), so a new route is covered the day it is
+ * (the reviewed snapshot of route-access.spec.ts), so a new route is covered the day it is
  * added. A caller the guards let through gets neither 401 nor 403 (a 400 for the empty body or a
  * 404 for the unknown id is its answer); one they stop gets the exact status and text.
  */
