@@ -15,4 +15,5 @@ COPY --from=build /app/dist ./dist
 COPY package.json ./
 USER node
 EXPOSE 3000
-CMD ["node", "--max-old-space-size=512", "dist/main.js"]
+# The heap flags of package.json's config.nodeFlags (docs/performance.md, PERF-2).
+CMD ["node", "--max-old-space-size=512", "--max-semi-space-size=16", "dist/main.js"]
