@@ -34,7 +34,7 @@ const HSTS = 'max-age=31536000';
 @ApiExcludeController()
 @Controller('dashboard')
 export class AdminAreaController {
-  /** SESSION_COOKIE_SECURE=true says the service is reached over HTTPS (README: Running behind TLS). */
+  /** SESSION_COOKIE_SECURE=true says the service is reached over HTTPS (docs/operations.md: Running behind TLS). */
   private readonly https: boolean;
 
   constructor(
