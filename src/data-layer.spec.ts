@@ -2,10 +2,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 /*
- * The data layer's two rules (issue 11), read from the sources: statements live in data files,
- * and a table is named in SQL only by the module that owns it. Another module reads it through
- * the owner's exported provider or statement part (the `*.sql.ts` files, the ledger's LedgerSql,
- * the outbox's enqueueSql).
+ * The data layer's two rules, read from the sources: statements live in data files, and a table
+ * is named in SQL only by the module that owns it. Another module reads it through the owner's
+ * exported provider or statement part (the `*.sql.ts` files, the ledger's LedgerSql, the outbox's
+ * enqueueSql). And the module boundaries that keep the core free of what builds on it.
  */
 
 const SRC = join(__dirname);
@@ -22,6 +22,7 @@ const DATA_FILE = [
   /^stock-ledger\/stock-ledger\.ts$/,
   /^outbox\/outbox\.ts$/,
   /^inbound-events\/inbound-events\.ts$/,
+  /^domain-events\/domain-events\.ts$/,
 ];
 
 const RUNS_STATEMENTS =
@@ -106,5 +107,29 @@ describe('the data layer', () => {
         created.add(match[1]);
     }
     expect([...created].sort()).toEqual(Object.keys(OWNERS).sort());
+  });
+});
+
+describe('the module boundaries', () => {
+  const importsOf = (text: string) => [...text.matchAll(/from '([^']+)'/g)].map((m) => m[1]);
+
+  // The webhooks subscribe to the domain events (WebhookFanOut); the core does not call them.
+  it('keeps the order and return core and the domain events free of the webhooks module', () => {
+    const offenders = files
+      .filter(({ file }) => /^(orders|returns|domain-events)\//.test(file))
+      .flatMap(({ file, text }) =>
+        importsOf(text)
+          .filter((from) => from.includes('/webhooks/'))
+          .map((from) => `${file}: ${from}`),
+      );
+    expect(offenders).toEqual([]);
+  });
+
+  // The statement-checked key is one mechanism of access-keys/, used by the storefront lane.
+  it('names the pending key check only in access-keys/ and orders/', () => {
+    const offenders = files
+      .filter(({ file, text }) => !/^(access-keys|orders)\//.test(file) && /pendingKey|PendingKeyCheck/.test(text))
+      .map(({ file }) => file);
+    expect(offenders).toEqual([]);
   });
 });

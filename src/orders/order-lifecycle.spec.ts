@@ -2,7 +2,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import type { PreparedStatements } from '../database/prepared';
 import type { Outbox } from '../outbox/outbox';
 import type { StockLedger } from '../stock-ledger/stock-ledger';
-import type { DeliveryWake } from '../webhooks/delivery-wake';
+import { DomainEvents } from '../domain-events/domain-events';
 import { OrderLifecycle, type PayableOrder } from './order-lifecycle';
 import { OrdersRepository } from './orders.repository';
 
@@ -24,7 +24,7 @@ describe('OrderLifecycle.markPaid', () => {
   const tx = { query: async (sql: string) => (statements.push(sql), []) } as unknown as EntityManager;
   const ledger = { apply: jest.fn(async () => new Map([[1, 3]])) };
   const outbox = { enqueue: async () => undefined } as unknown as Outbox;
-  const orders = new OrdersRepository({} as DataSource, {} as PreparedStatements, {} as DeliveryWake);
+  const orders = new OrdersRepository({} as DataSource, {} as PreparedStatements, new DomainEvents());
   const lifecycle = new OrderLifecycle(orders, ledger as unknown as StockLedger, outbox);
   beforeEach(() => {
     statements.length = 0;

@@ -1,12 +1,13 @@
 import { NamedParameters } from '../database/named-parameters';
+import { domainEventsSql } from '../domain-events/domain-events.sql';
 import {
-  ACCEPT_STOREFRONT_ORDER,
   ACCEPT_STOREFRONT_ORDER_PARAMS,
-  ACCEPT_STOREFRONT_ORDER_UNHEARD,
+  ACCEPT_STOREFRONT_ORDER_WITH_KEY_PARAMS,
   INSERT_ORDER,
   INSERT_ORDER_PARAMS,
   lineArrays,
   orderValues,
+  storefrontStatements,
 } from './order-statements';
 import type { NewOrder } from './new-order';
 
@@ -50,14 +51,26 @@ const order: NewOrder = {
   ],
 };
 
+// A subscriber of the kind DomainEvents composes in: its parts use no placeholder of their own.
+const storefront = storefrontStatements(
+  domainEventsSql([
+    {
+      wants: (brandId, type) => `EXISTS (SELECT 1 FROM brands b WHERE b.id = ${brandId} AND ${type} <> '')`,
+      ctes: (events) => `probe AS (INSERT INTO probes (type) SELECT type FROM ${events} RETURNING 1)`,
+      written: '(SELECT count(*) FROM probe)::int',
+      committed: () => undefined,
+    },
+  ]),
+);
+const plainParams = ACCEPT_STOREFRONT_ORDER_PARAMS as NamedParameters<string>;
+const keyParams = ACCEPT_STOREFRONT_ORDER_WITH_KEY_PARAMS as NamedParameters<string>;
+
 describe.each([
   ['INSERT_ORDER', INSERT_ORDER.text, INSERT_ORDER_PARAMS as NamedParameters<string>],
-  ['ACCEPT_STOREFRONT_ORDER', ACCEPT_STOREFRONT_ORDER.text, ACCEPT_STOREFRONT_ORDER_PARAMS as NamedParameters<string>],
-  [
-    'ACCEPT_STOREFRONT_ORDER_UNHEARD',
-    ACCEPT_STOREFRONT_ORDER_UNHEARD.text,
-    ACCEPT_STOREFRONT_ORDER_PARAMS as NamedParameters<string>,
-  ],
+  ['the storefront statement', storefront.plain.full.text, plainParams],
+  ['the storefront statement, unheard', storefront.plain.unheard.text, plainParams],
+  ['the storefront statement with the key check', storefront.withKey.full.text, keyParams],
+  ['the storefront statement with the key check, unheard', storefront.withKey.unheard.text, keyParams],
 ])('%s', (_name, text, params) => {
   it('uses exactly the placeholders its named parameters give, each at least once', () => {
     expect([...placeholders(text)].sort((a, b) => a - b)).toEqual(params.names.map((_, i) => i + 1));
@@ -96,5 +109,26 @@ describe('the values of a platform order', () => {
     expect(values[INSERT_ORDER_PARAMS.names.indexOf('brandId')]).toBe(7);
     expect(values[INSERT_ORDER_PARAMS.names.indexOf('recipientSurname')]).toBe('Ivanova');
     expect(values[INSERT_ORDER_PARAMS.names.indexOf('quantities')]).toEqual([3]);
+  });
+});
+
+describe('the storefront statements and the domain events', () => {
+  it("write the subscribers' parts only in the statement that records the event", () => {
+    expect(storefront.plain.full.text).toContain('probe AS (INSERT INTO probes');
+    expect(storefront.plain.full.text).toContain('((SELECT count(*) FROM probe)::int) AS written');
+    expect(storefront.plain.unheard.text).not.toContain('probe AS');
+    expect(storefront.plain.unheard.text).toContain('0 AS written');
+  });
+
+  it('ask the subscribers whether the brand listens, in the statement without the event', () => {
+    expect(storefront.plain.unheard.text).toContain(`AND 'order.created' <> ''`);
+    expect(storefront.withKey.unheard.text).toContain(`WHERE b.id = (SELECT brand_id FROM key_ok)`);
+  });
+
+  it('record the event and nothing else when nothing subscribes', () => {
+    const bare = storefrontStatements(domainEventsSql([]));
+    expect(bare.plain.full.text).toContain('INSERT INTO domain_events');
+    expect(bare.plain.full.text).toContain('0 AS written');
+    expect(bare.plain.unheard.text).toContain('SELECT false AS yes');
   });
 });

@@ -1,7 +1,6 @@
 import { KeyCheckSql } from '../access-keys/verify-key.query';
 import { CatalogSql } from '../catalog/catalog.sql';
-import { DomainEventsSql } from '../domain-events/domain-events.sql';
-import { WebhooksSql } from '../webhooks/webhooks.sql';
+import type { DomainEventsSql } from '../domain-events/domain-events.sql';
 import { orderEventData } from './order-event-data';
 import { LedgerSql } from '../stock-ledger/stock-ledger';
 import { enqueueSql } from '../outbox/outbox';
@@ -128,8 +127,8 @@ export const INSERT_ORDER: Prepared = {
  * its lines matched to the brand's catalog by storefront article and size, priced
  * (the given price, else the size's, else the product's), the sizes locked in the ledger's order,
  * the order written with stockShortage known, then the stock, the lines, the ledger rows and the
- * acceptance mail, and the `order.created` event with its webhook deliveries when the brand has an
- * endpoint for it. An order the brand already has with this partnerOrderId is read instead (the
+ * acceptance mail, and the `order.created` event with what its subscribers write (DomainEvents)
+ * when the brand has one for it. An order the brand already has with this partnerOrderId is read instead (the
  * repeat check) and nothing is matched, locked or written; so is nothing when a line matches no
  * size ("unmatched": the caller asks the matcher which, for the 422). One round trip instead of
  * a lookup, a matching query, BEGIN, order, stock, mail, COMMIT (docs/performance.md, PERF-17).
@@ -142,11 +141,12 @@ export const INSERT_ORDER: Prepared = {
 function acceptStorefrontOrderSql(
   A: Readonly<Record<(typeof STOREFRONT_PARAMS)[number], string>>,
   key: { ctes: string; ok: string; outcome: string } | null,
-  events: boolean,
+  events: DomainEventsSql,
+  recorded: boolean,
 ): string {
   // Without the event parts, a brand that listens for order.created gets no order at all: the
   // answer is `listens`, and the caller runs the statement with them.
-  const listens = events ? 'false' : WebhooksSql.hasSubscriber(A.brandId, `'order.created'`);
+  const listens = recorded ? 'false' : events.wanted(A.brandId, `'order.created'`);
   return `WITH ${key ? `${key.ctes},` : ''}
        listens AS (SELECT ${listens} AS yes),
        earlier AS (${earlierOrderSql(A.brandId, A.partnerOrderId)}),
@@ -182,8 +182,8 @@ function acceptStorefrontOrderSql(
             FROM created, matched m`,
        )}),
        ${
-         events
-           ? `${DomainEventsSql.appendCtes({
+         recorded
+           ? `${events.appendCtes({
                subject: 'order',
                brandId: 'c.brand_id',
                subjectId: 'c.id',
@@ -191,7 +191,7 @@ function acceptStorefrontOrderSql(
                data: orderEventData('c'),
                from: 'created AS c',
                // Recorded only for a brand that listens: otherwise this costs one index probe.
-               condition: WebhooksSql.hasSubscriber(A.brandId, `'order.created'`),
+               condition: events.wanted(A.brandId, `'order.created'`),
              })},`
            : ''
        }
@@ -204,34 +204,14 @@ function acceptStorefrontOrderSql(
                    WHEN NOT (SELECT ok FROM ready)${key ? ` AND ${key.ok}` : ''} THEN 'unmatched' END AS outcome,
               COALESCE(c.id, e.id) AS id, COALESCE(c.order_number, e.order_number) AS order_number,
               COALESCE(c.hash, e.hash) AS hash, COALESCE(c.total_kopeks, e.total_kopeks) AS total_kopeks,
-              e.request_fingerprint, ${events ? WebhooksSql.deliveriesWritten : '0'} AS deliveries${key ? `, ${key.outcome} AS key_check` : ''}
+              e.request_fingerprint, ${recorded ? events.written : '0'} AS written${key ? `, ${key.outcome} AS key_check` : ''}
          FROM (SELECT 1) AS one LEFT JOIN created c ON true LEFT JOIN earlier e ON true`;
 }
 
-export const ACCEPT_STOREFRONT_ORDER: Prepared = {
-  name: 'accept_storefront_order',
-  text: acceptStorefrontOrderSql(ACCEPT_STOREFRONT_ORDER_PARAMS.$, null, true),
-};
-
-/**
- * The same without the `order.created` event and its webhook parts, for a brand that has no
- * endpoint for it: PostgreSQL prepares every part of a statement on each run, written to or not
- * (docs/performance.md, PERF-17). Answers `listens`, writing nothing, for a brand that has one.
- */
-export const ACCEPT_STOREFRONT_ORDER_UNHEARD: Prepared = {
-  name: 'accept_storefront_order_unheard',
-  text: acceptStorefrontOrderSql(ACCEPT_STOREFRONT_ORDER_PARAMS.$, null, false),
-};
-
 const K = ACCEPT_STOREFRONT_ORDER_WITH_KEY_PARAMS.$;
 
-/**
- * ACCEPT_STOREFRONT_ORDER carrying the integration key check (PendingKeyCheck): the brand and
- * the ledger's actor are the key's, so for a key that fails the check every part finds nothing
- * and writes nothing; the answer's row also carries `key_check`, the check's outcome. One round trip
- * for a new order instead of two.
- */
-const withKey = (events: boolean) =>
+/** The storefront statement with the integration key check (PendingKeyCheck) in it. */
+const withKey = (events: DomainEventsSql, recorded: boolean) =>
   acceptStorefrontOrderSql(
     { ...K, brandId: '(SELECT brand_id FROM key_ok)', actorId: '(SELECT id FROM key_ok)' },
     {
@@ -244,18 +224,45 @@ const withKey = (events: boolean) =>
       outcome: KeyCheckSql.outcome,
     },
     events,
+    recorded,
   );
 
-export const ACCEPT_STOREFRONT_ORDER_WITH_KEY: Prepared = {
-  name: 'accept_storefront_order_with_key',
-  text: withKey(true),
-};
+/**
+ * The storefront statements, with the domain events' parts as the application's subscribers
+ * made them (DomainEvents.sql), so they are built on first use.
+ */
+export function storefrontStatements(events: DomainEventsSql) {
+  const A = ACCEPT_STOREFRONT_ORDER_PARAMS.$;
+  return {
+    /** Takes ACCEPT_STOREFRONT_ORDER_PARAMS. */
+    plain: {
+      full: { name: 'accept_storefront_order', text: acceptStorefrontOrderSql(A, null, events, true) },
+      /**
+       * The same without the `order.created` event and its subscribers' parts, for a brand that
+       * has no subscriber for it: PostgreSQL prepares every part of a statement on each run,
+       * written to or not (docs/performance.md, PERF-17). Answers `listens`, writing nothing,
+       * for a brand that has one.
+       */
+      unheard: { name: 'accept_storefront_order_unheard', text: acceptStorefrontOrderSql(A, null, events, false) },
+    },
+    /**
+     * Takes ACCEPT_STOREFRONT_ORDER_WITH_KEY_PARAMS. The brand and the ledger's actor are the
+     * key's, so for a key that fails the check every part finds nothing and writes nothing; the
+     * answer's row also carries `key_check`, the check's outcome. One round trip for a new
+     * order instead of two.
+     */
+    withKey: {
+      full: { name: 'accept_storefront_order_with_key', text: withKey(events, true) },
+      unheard: { name: 'accept_storefront_order_with_key_unheard', text: withKey(events, false) },
+    },
+  } satisfies Record<string, StorefrontPair>;
+}
 
-/** ACCEPT_STOREFRONT_ORDER_WITH_KEY as ACCEPT_STOREFRONT_ORDER_UNHEARD is ACCEPT_STOREFRONT_ORDER. */
-export const ACCEPT_STOREFRONT_ORDER_WITH_KEY_UNHEARD: Prepared = {
-  name: 'accept_storefront_order_with_key_unheard',
-  text: withKey(false),
-};
+/** A storefront statement with its events and without them (for a brand none listens to). */
+export interface StorefrontPair {
+  full: Prepared;
+  unheard: Prepared;
+}
 
 /** The order's own parameters of both statements: everything but the lines and the two sums. */
 export function orderValues(order: OrderFacts): Record<OrderField, unknown> {

@@ -3,35 +3,39 @@ import type { EntityManager } from 'typeorm';
 import { sizeKeyOf } from '../catalog/catalog-matcher';
 import type { LedgerActor } from '../stock-ledger/stock-ledger';
 import type { NewOrder, OrderRef, StorefrontOrder } from './new-order';
-import { PreparedStatements, type Prepared } from '../database/prepared';
+import { PreparedStatements } from '../database/prepared';
 import { ListenerHints } from './listener-hints';
-import { DeliveryWake } from '../webhooks/delivery-wake';
+import { DomainEvents } from '../domain-events/domain-events';
 import type { KeyCheckOutcome } from '../access-keys/verify-key.query';
 import type { PendingKeyCheck } from '../access-keys/statement-key/pending-key-check';
 import { SETTINGS_MANAGE } from '../common/context/permissions';
 import {
-  ACCEPT_STOREFRONT_ORDER,
   ACCEPT_STOREFRONT_ORDER_PARAMS,
-  ACCEPT_STOREFRONT_ORDER_WITH_KEY,
   ACCEPT_STOREFRONT_ORDER_WITH_KEY_PARAMS,
-  ACCEPT_STOREFRONT_ORDER_WITH_KEY_UNHEARD,
-  ACCEPT_STOREFRONT_ORDER_UNHEARD,
   FIND_BY_PARTNER_ID,
   INSERT_ORDER,
   INSERT_ORDER_PARAMS,
   lineArrays,
   orderValues,
+  storefrontStatements,
+  type StorefrontPair,
 } from './order-statements';
 
 /** Writes an order and its lines (and, for a paid order, its stock) in one statement. */
 @Injectable()
 export class OrderWriter {
   private readonly hints = new ListenerHints();
+  private storefront: ReturnType<typeof storefrontStatements> | null = null;
 
   constructor(
     private readonly statements: PreparedStatements,
-    private readonly webhooks: DeliveryWake,
+    private readonly events: DomainEvents,
   ) {}
+
+  /** Built on first use: every subscriber to the events is in by then (DomainEvents). */
+  private get storefrontStatements() {
+    return (this.storefront ??= storefrontStatements(this.events.sql));
+  }
 
   /**
    * Returns null when the brand already has an order with this partnerOrderId: the unique
@@ -66,7 +70,7 @@ export class OrderWriter {
   ): Promise<StorefrontOutcome> {
     const rows = await this.runStorefront(
       `brand:${order.brandId}`,
-      [ACCEPT_STOREFRONT_ORDER_UNHEARD, ACCEPT_STOREFRONT_ORDER],
+      this.storefrontStatements.plain,
       ACCEPT_STOREFRONT_ORDER_PARAMS.values({
         ...storefrontValues(order, options),
         actorKind: actor.kind,
@@ -88,7 +92,7 @@ export class OrderWriter {
   ): Promise<{ key: KeyCheckOutcome; outcome: StorefrontOutcome }> {
     const rows = await this.runStorefront(
       `key:${key.fingerprint.toString('base64')}`,
-      [ACCEPT_STOREFRONT_ORDER_WITH_KEY_UNHEARD, ACCEPT_STOREFRONT_ORDER_WITH_KEY],
+      this.storefrontStatements.withKey,
       ACCEPT_STOREFRONT_ORDER_WITH_KEY_PARAMS.values({
         ...storefrontValues(order, options),
         actorKind: 'integration_key',
@@ -105,11 +109,11 @@ export class OrderWriter {
   /**
    * Runs the storefront statement without the event parts unless `hint`'s brand was last seen
    * listening, and with them when that one answers `listens` (it wrote nothing). The statement
-   * commits as it returns, so the order's webhook deliveries can be sent then.
+   * commits as it returns, so the event's subscribers hear of it then.
    */
   private async runStorefront(
     hint: string,
-    [unheard, full]: [Prepared, Prepared],
+    { unheard, full }: StorefrontPair,
     params: unknown[],
   ): Promise<OutcomeRow[]> {
     if (!this.hints.listens(hint)) {
@@ -118,9 +122,9 @@ export class OrderWriter {
     }
     const rows = await this.statements.write<OutcomeRow>(full, params);
     const created = rows.find((row) => row.outcome === 'created');
-    // A new order's event found an endpoint or none; otherwise the brand was last seen listening.
-    this.hints.saw(hint, created ? created.deliveries > 0 : true);
-    if (created && created.deliveries > 0) this.webhooks.committed();
+    // A new order's event found a subscriber or none; otherwise the brand was last seen listening.
+    this.hints.saw(hint, created ? created.written > 0 : true);
+    if (created) this.events.committed(created.written);
     return rows;
   }
 
@@ -135,7 +139,7 @@ export type StorefrontOutcome = { created: OrderRef } | { earlier: EarlierOrder 
 
 type OutcomeRow = EarlierRow & {
   outcome: 'created' | 'earlier' | 'unmatched' | 'listens' | null;
-  deliveries: number;
+  written: number;
   key_check?: KeyCheckOutcome;
 };
 

@@ -16,7 +16,6 @@ import { PartnerWebhookController } from './storefront/partner-webhook.controlle
 import { PartnerWebhookService } from './storefront/partner-webhook.service';
 import { RecentOrders } from './storefront/recent-orders';
 import { SecurityJournalModule } from '../security-journal/security-journal.module';
-import { WebhooksModule } from '../webhooks/webhooks.module';
 import { OutboxModule } from '../outbox/outbox.module';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 
@@ -28,7 +27,6 @@ import { IdempotencyModule } from '../idempotency/idempotency.module';
     DomainEventsModule,
     OutboxModule,
     SecurityJournalModule,
-    WebhooksModule,
     TypeOrmModule.forFeature([OrderEntity, OrderItemEntity]),
     CatalogModule,
     StockLedgerModule,

@@ -4,8 +4,8 @@ import { DataSource } from 'typeorm';
 import { PreparedStatements } from '../database/prepared';
 import { changedRows } from '../database/returning';
 import type { Tx } from '../database/transactions';
-import { DomainEventsSql } from '../domain-events/domain-events.sql';
-import { DeliveryWake } from '../webhooks/delivery-wake';
+import { DomainEvents } from '../domain-events/domain-events';
+import type { EventPart } from '../domain-events/domain-events.sql';
 import { IdentitySql } from '../identity/identity.sql';
 import { OrderItemEntity } from './order-item.entity';
 import { OrderEntity, type OrderStatus } from './order.entity';
@@ -79,14 +79,14 @@ export interface LockedOrderRow extends PayableOrderRow {
   carrier_registration_started_at: Date | null;
 }
 
-const APPEND_ORDER_EVENT = DomainEventsSql.append({
+const ORDER_EVENT: EventPart = {
   subject: 'order',
   brandId: 'o.brand_id',
   subjectId: 'o.id',
   type: '$2',
   data: orderEventData('o'),
   from: '(SELECT * FROM orders WHERE id = $1) AS o',
-});
+};
 
 /**
  * The orders and order_items tables, but for the statements that write a new order (order-writer
@@ -97,7 +97,7 @@ export class OrdersRepository {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly statements: PreparedStatements,
-    private readonly webhooks: DeliveryWake,
+    private readonly events: DomainEvents,
   ) {}
 
   /** A page of the brand's orders with its total, as the list's JSON answer. */
@@ -200,8 +200,7 @@ export class OrdersRepository {
 
   /** Appends an event of the order, with the state its row holds now (call after the change). */
   async appendEvent(tx: Tx, orderId: number, type: string): Promise<void> {
-    const rows: Array<{ deliveries: number }> = await tx.query(APPEND_ORDER_EVENT, [orderId, type]);
-    if (rows[0]?.deliveries > 0) this.webhooks.afterCommit(tx);
+    await this.events.append(tx, ORDER_EVENT, [orderId, type]);
   }
 
   /** The order with this carrier id or tracking number (the first, should both name one), locked. */

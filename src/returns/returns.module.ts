@@ -3,7 +3,6 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DomainEventsModule } from '../domain-events/domain-events.module';
 import { OrdersModule } from '../orders/orders.module';
 import { SecurityJournalModule } from '../security-journal/security-journal.module';
-import { WebhooksModule } from '../webhooks/webhooks.module';
 import { StockLedgerModule } from '../stock-ledger/stock-ledger.module';
 import { ReturnItemEntity } from './return-item.entity';
 import { ReturnNumberEntity } from './return-number.entity';
@@ -21,7 +20,6 @@ import { IdempotencyModule } from '../idempotency/idempotency.module';
     DomainEventsModule,
     OrdersModule,
     SecurityJournalModule,
-    WebhooksModule,
     StockLedgerModule,
   ],
   controllers: [ReturnsController],

@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { Tx } from '../database/transactions';
-import { DomainEventsSql } from '../domain-events/domain-events.sql';
-import { DeliveryWake } from '../webhooks/delivery-wake';
+import { DomainEvents } from '../domain-events/domain-events';
+import type { EventPart } from '../domain-events/domain-events.sql';
 import type { ReasonCode, RefundStatus, ReturnOrigin, ReturnStatus } from './return-states';
 
 export interface ReturnRow {
@@ -74,7 +74,7 @@ const STAMP: Partial<Record<ReturnStatus, string>> = {
 const COLUMNS = `id, brand_id, return_number, order_id, order_number, external_return_id, origin, status, reason_code,
   reason_note, refund_kopeks, refund_status, created_at, approved_at, received_at, closed_at, canceled_at`;
 
-const APPEND_RETURN_EVENT = DomainEventsSql.append({
+const RETURN_EVENT: EventPart = {
   subject: 'return',
   brandId: 'r.brand_id',
   subjectId: 'r.id',
@@ -82,14 +82,14 @@ const APPEND_RETURN_EVENT = DomainEventsSql.append({
   data: `jsonb_build_object('returnId', r.id, 'returnNumber', r.return_number, 'orderId', r.order_id,
           'externalReturnId', r.external_return_id, 'origin', r.origin, 'status', r.status, 'refundStatus', r.refund_status)`,
   from: '(SELECT * FROM returns WHERE id = $1) AS r',
-});
+};
 
 /** The returns, return_items and return_numbers tables. */
 @Injectable()
 export class ReturnsRepository {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
-    private readonly webhooks: DeliveryWake,
+    private readonly events: DomainEvents,
   ) {}
 
   /**
@@ -227,7 +227,6 @@ export class ReturnsRepository {
 
   /** Appends an event of the return, with the state its row holds now (call after the change). */
   async appendEvent(tx: Tx, returnId: number, type: string): Promise<void> {
-    const rows: Array<{ deliveries: number }> = await tx.query(APPEND_RETURN_EVENT, [returnId, type]);
-    if (rows[0]?.deliveries > 0) this.webhooks.afterCommit(tx);
+    await this.events.append(tx, RETURN_EVENT, [returnId, type]);
   }
 }

@@ -9,6 +9,8 @@ import { WebhookAttemptEntity } from './webhook-attempt.entity';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
 import { DeliveryWake } from './delivery-wake';
+import { WebhookFanOut } from './webhook-fan-out';
+import { DomainEventsModule } from '../domain-events/domain-events.module';
 import { WebhookDispatcher } from './webhook-dispatcher';
 import { WebhookEndpointEntity } from './webhook-endpoint.entity';
 import { WebhookEndpointsController } from './webhook-endpoints.controller';
@@ -17,10 +19,14 @@ import { WebhookEndpointsService } from './webhook-endpoints.service';
 import { WebhookMessageEntity } from './webhook-message.entity';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 
-/** Outbound events to integrations (contract §10): endpoints, their sealed secrets, and the delivery worker. */
+/**
+ * Outbound events to integrations (contract §10): endpoints, their sealed secrets, the delivery
+ * worker, and the fan-out of every domain event to the endpoints subscribed (WebhookFanOut).
+ */
 @Module({
   imports: [
     IdempotencyModule,
+    DomainEventsModule,
     TypeOrmModule.forFeature([
       WebhookEndpointEntity,
       WebhookMessageEntity,
@@ -48,7 +54,7 @@ import { IdempotencyModule } from '../idempotency/idempotency.module';
     WebhookDispatcher,
     WebhookEndpointsRepository,
     WebhookEndpointsService,
+    WebhookFanOut,
   ],
-  exports: [DeliveryWake, WebhookDispatcher],
 })
 export class WebhooksModule {}

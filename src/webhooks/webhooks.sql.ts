@@ -1,9 +1,9 @@
 import { isoTimestampSql } from '../database/iso-timestamp.sql';
 
 /**
- * The outbound webhooks' statement parts (contract §10), composed into the statement that
- * records an event (DomainEventsSql), so the message and its deliveries commit with the change
- * or not at all. Arguments are SQL expressions or CTE names of the calling statement.
+ * The outbound webhooks' statement parts (contract §10), added to the statement that records an
+ * event (WebhookFanOut), so the message and its deliveries commit with the change or not at all.
+ * Arguments are SQL expressions or CTE names of the calling statement.
  */
 export const WebhooksSql = {
   /** True when the brand has an enabled endpoint subscribed to the event type. */
@@ -35,6 +35,6 @@ export const WebhooksSql = {
        RETURNING id
      )`,
 
-  /** After fanOut: how many deliveries the statement wrote (the caller then wakes the workers: DeliveryWake). */
+  /** After fanOut: how many deliveries the statement wrote (the workers are woken once it commits: DeliveryWake). */
   deliveriesWritten: `(SELECT count(*) FROM wh_deliveries)::int`,
 };

@@ -1,0 +1,89 @@
+import type { EntityManager } from 'typeorm';
+import { Transactions } from '../database/transactions';
+import type { DomainEventSubscriber } from './domain-event-subscriber';
+import { DomainEvents } from './domain-events';
+import type { EventPart } from './domain-events.sql';
+
+const part: EventPart = {
+  subject: 'order',
+  brandId: 'o.brand_id',
+  subjectId: 'o.id',
+  type: '$2',
+  data: `jsonb_build_object('orderId', o.id)`,
+  from: '(SELECT * FROM orders WHERE id = $1) AS o',
+};
+
+const subscriber = (name: string): DomainEventSubscriber & { committed: jest.Mock } => ({
+  wants: (brandId, type) => `${name}_wants(${brandId}, ${type})`,
+  ctes: (events) => `${name}_work AS (INSERT INTO ${name}_rows SELECT type FROM ${events} RETURNING 1)`,
+  written: `(SELECT count(*) FROM ${name}_work)::int`,
+  committed: jest.fn(),
+});
+
+/** A transaction handle that answers every statement with `written` and keeps the texts. */
+const txAnswering = (written: number) => {
+  const texts: string[] = [];
+  const tx = { query: async (text: string) => (texts.push(text), [{ written }]) } as unknown as EntityManager;
+  return { tx, texts };
+};
+
+describe('DomainEvents', () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  it('composes every subscriber into the statement that records an event', () => {
+    const events = new DomainEvents();
+    events.subscribe(subscriber('a'));
+    events.subscribe(subscriber('b'));
+    const text = events.sql.append(part);
+    expect(text).toContain('INSERT INTO domain_events');
+    expect(text).toContain('a_work AS (INSERT INTO a_rows SELECT type FROM domain_event');
+    expect(text).toContain('b_work AS (INSERT INTO b_rows SELECT type FROM domain_event');
+    expect(text).toContain(
+      'SELECT ((SELECT count(*) FROM a_work)::int) + ((SELECT count(*) FROM b_work)::int) AS written',
+    );
+    expect(events.sql.wanted('$1', `'order.created'`)).toBe(
+      `(a_wants($1, 'order.created') OR b_wants($1, 'order.created'))`,
+    );
+  });
+
+  it('records the event alone when nothing subscribes', () => {
+    const sql = new DomainEvents().sql;
+    expect(sql.append(part)).toMatch(/RETURNING brand_id, type, data, occurred_at\s*\) SELECT 0 AS written$/);
+    expect(sql.wanted('$1', `'order.created'`)).toBe('false');
+  });
+
+  it('refuses a subscriber once the statements are built, which would leave its work unwritten', () => {
+    const events = new DomainEvents();
+    void events.sql;
+    expect(() => events.subscribe(subscriber('late'))).toThrow('after the statements were built');
+  });
+
+  it('tells the subscribers after the commit of a transaction that wrote their work, and builds the statement once', async () => {
+    const events = new DomainEvents();
+    const a = subscriber('a');
+    events.subscribe(a);
+    const hooks: Array<() => void> = [];
+    jest.spyOn(Transactions, 'afterCommit').mockImplementation((_tx, hook) => void hooks.push(hook));
+    const { tx, texts } = txAnswering(2);
+    await events.append(tx, part, [1, 'order.paid']);
+    await events.append(tx, part, [1, 'order.shipped']);
+    expect(texts).toHaveLength(2);
+    expect(texts[1]).toBe(texts[0]);
+    expect(a.committed).not.toHaveBeenCalled();
+    hooks.forEach((hook) => hook());
+    expect(a.committed).toHaveBeenCalledTimes(2);
+  });
+
+  it('tells no one when the statement wrote no subscriber work', async () => {
+    const events = new DomainEvents();
+    const a = subscriber('a');
+    events.subscribe(a);
+    const afterCommit = jest.spyOn(Transactions, 'afterCommit');
+    await events.append(txAnswering(0).tx, part, [1, 'order.paid']);
+    events.committed(0);
+    expect(afterCommit).not.toHaveBeenCalled();
+    expect(a.committed).not.toHaveBeenCalled();
+    events.committed(1);
+    expect(a.committed).toHaveBeenCalledTimes(1);
+  });
+});

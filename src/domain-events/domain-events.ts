@@ -1,0 +1,44 @@
+import { Injectable } from '@nestjs/common';
+import { Transactions, type Tx } from '../database/transactions';
+import type { DomainEventSubscriber } from './domain-event-subscriber';
+import { domainEventsSql, type DomainEventsSql, type EventPart } from './domain-events.sql';
+
+/**
+ * Where the owners of orders and returns get the statement parts that record their events, and
+ * where the modules acting on events subscribe (in their constructors, so every subscriber is in
+ * before the first request builds a statement). One per application.
+ */
+@Injectable()
+export class DomainEvents {
+  private readonly subscribers: DomainEventSubscriber[] = [];
+  private built: DomainEventsSql | null = null;
+  private readonly appends = new Map<EventPart, string>();
+
+  subscribe(subscriber: DomainEventSubscriber): void {
+    // A statement built without a subscriber would leave its work unwritten for good.
+    if (this.built) throw new Error('a domain-event subscriber came after the statements were built');
+    this.subscribers.push(subscriber);
+  }
+
+  /** The statement parts with every subscriber's; build statements from them on first use, not at start-up. */
+  get sql(): DomainEventsSql {
+    return (this.built ??= domainEventsSql(this.subscribers));
+  }
+
+  /** A statement that is a transaction of its own recorded events and committed, the subscribers' work `written`. */
+  committed(written: number): void {
+    if (written > 0) for (const subscriber of this.subscribers) subscriber.committed();
+  }
+
+  /**
+   * Appends the event `part` describes (its `$n` taken from `values`) in `tx`, after the change
+   * it reports; the subscribers hear of it once `tx` commits.
+   */
+  async append(tx: Tx, part: EventPart, values: unknown[]): Promise<void> {
+    let text = this.appends.get(part);
+    if (text === undefined) this.appends.set(part, (text = this.sql.append(part)));
+    const rows: Array<{ written: number }> = await tx.query(text, values);
+    const written = rows[0]?.written ?? 0;
+    if (written > 0) Transactions.afterCommit(tx, () => this.committed(written));
+  }
+}
