@@ -461,6 +461,17 @@ describe('POST /orders/integrations/partner/webhook', () => {
       await request(t.http).get('/orders/admin/all?limit=0').set(key.headers).expect(401);
     });
 
+    it('a key this instance knows, revoked, refused by the permission guard from memory: 401, not 403', async () => {
+      // Known as an ordering key; its list request is refused by the guard before any statement runs.
+      const key = await issueKey(fx, brandA, { permissions: ['orders.create_partner'] });
+      await send(minimal(), key).expect(201);
+      await request(t.http).get('/orders/admin/all?limit=1').set(key.headers).expect(403);
+      await request(t.http).post(`${keysPath()}/${key.id}/revoke`).set(bearer(fx.admin)).expect(200);
+      expect((await request(t.http).get('/orders/admin/all?limit=1').set(key.headers).expect(401)).body.error).toBe(
+        'Unauthorized',
+      );
+    });
+
     it('401 and 403 come before 400 for a bad body; a good key gets the 400', async () => {
       const bad = { partnerOrderId: 'x' };
       const unknown = { headers: { Authorization: `Bearer csh_at_${'0'.repeat(64)}` } } as IssuedKey;

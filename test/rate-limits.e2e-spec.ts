@@ -68,6 +68,21 @@ describe('rate limits per key', () => {
     }
   });
 
+  // The order list checks a known key in its own statement (KeyCheckedByStatement); a refusal that
+  // comes first must not tell a revoked key's holder anything but 401.
+  it('a key this instance knows, revoked, over its limit: 401, not 429', async () => {
+    const key = await issueKey(fx, brand, { permissions: ['orders.read'] });
+    const first = await burst(t.http, '/orders/admin/all?limit=1', key.headers, 10);
+    expect(first.every((r) => r.status === 200)).toBe(true);
+    await request(t.http)
+      .post(`/admin/brands/${brand}/integration-keys/${key.id}/revoke`)
+      .set(bearer(fx.admin))
+      .expect(200);
+    const refused = await request(t.http).get('/orders/admin/all?limit=1').set(key.headers).expect(401);
+    expect(refused.body.error).toBe('Unauthorized');
+    expect(refused.headers['retry-after']).toBeUndefined();
+  });
+
   it('site keys are limited the same way', async () => {
     const site = await siteWithKey(fx, brand);
     const responses = await burst(t.http, '/production-api/me', site.headers, 12);
