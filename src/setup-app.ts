@@ -4,7 +4,7 @@ import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-ex
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { RawServerDefault } from 'fastify';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Logger } from 'nestjs-pino';
 import { ErrorFilter } from './common/errors/error.filter';
 import { SESSION_COOKIE } from './common/guards/authentication.guard';
@@ -14,6 +14,8 @@ import { hasMalformedPath, malformedUrl } from './common/http/malformed-url';
 import { jsonBodyOnly } from './common/http/express-body';
 import { assertUtf8, parseJsonBody } from './common/http/json-body';
 import { assignRequestId } from './common/http/request-id';
+import { RequestOutcomes } from './common/http/request-outcomes';
+import type { HttpRequest } from './common/context/http-types';
 import { createValidationPipe } from './common/validation/validation.pipe';
 import { ErrorBody } from './common/dto/error-body';
 import type { TrustProxy } from './config/trust-proxy';
@@ -60,8 +62,10 @@ export function createHttpAdapter(options: { platform?: HttpPlatform; trustProxy
 export function setupApp<T extends INestApplication>(app: T): T {
   app.useLogger(app.get(Logger));
   const filter = new ErrorFilter(app.getHttpAdapter() as AbstractHttpAdapter);
-  if (app.getHttpAdapter().getType() === 'express') setupExpress(app as unknown as NestExpressApplication, filter);
-  else setupFastify(app as unknown as NestFastifyApplication);
+  const outcomes = app.get(RequestOutcomes);
+  if (app.getHttpAdapter().getType() === 'express')
+    setupExpress(app as unknown as NestExpressApplication, filter, outcomes);
+  else setupFastify(app as unknown as NestFastifyApplication, outcomes);
   app.useGlobalFilters(filter);
   app.useGlobalPipes(createValidationPipe());
 
@@ -81,8 +85,14 @@ export function setupApp<T extends INestApplication>(app: T): T {
   return app;
 }
 
-function setupFastify(app: NestFastifyApplication): void {
+function setupFastify(app: NestFastifyApplication, outcomes: RequestOutcomes): void {
   const fastify = app.getHttpAdapter().getInstance();
+  if (outcomes.listening) {
+    fastify.addHook('onResponse', (request, reply, done) => {
+      outcomes.answered(request, request.routeOptions.url ?? null, reply.statusCode, reply.elapsedTime);
+      done();
+    });
+  }
   // Nest's adapter runs its own onRequest hook on every request; ours in that slot saves a hook of
   // its own (a hook costs a request more than the header does: docs/performance.md, PERF-7).
   (app.getHttpAdapter() as unknown as FastifyAdapter).setOnRequestHook((request, reply, done) => {
@@ -103,12 +113,26 @@ function setupFastify(app: NestFastifyApplication): void {
   });
 }
 
-function setupExpress(app: NestExpressApplication, filter: ErrorFilter): void {
+function setupExpress(app: NestExpressApplication, filter: ErrorFilter, outcomes: RequestOutcomes): void {
   app.getHttpServer().on('clientError', answerClientError);
+  const listening = outcomes.listening;
   // The first middleware of Nest's Express adapter calls this hook: one middleware fewer than our own.
   (app.getHttpAdapter() as unknown as ExpressAdapter).setOnRequestHook(
-    (request: IncomingMessage, response: { setHeader(n: string, v: string): void }, next: (e?: unknown) => void) => {
+    (request: IncomingMessage, response: ServerResponse, next: (e?: unknown) => void) => {
       response.setHeader('X-Request-Id', assignRequestId(request));
+      if (listening) {
+        const start = performance.now();
+        response.once('finish', () => {
+          // Express's router leaves the matched route on the request.
+          const route = (request as { route?: { path?: unknown } }).route?.path;
+          outcomes.answered(
+            request as unknown as HttpRequest,
+            typeof route === 'string' ? route : null,
+            response.statusCode,
+            performance.now() - start,
+          );
+        });
+      }
       // What Fastify's router refuses, refused here too, before routing: a 400 whatever the path.
       if (hasMalformedPath(request.url ?? '')) return next(malformedUrl());
       next();

@@ -22,6 +22,11 @@ export function contextOf(request: HttpRequest): RequestContext {
   return holder[CONTEXT];
 }
 
+/** The request's context if anything has made it (RequestOutcomes reads it after the answer). */
+export function existingContextOf(request: HttpRequest): RequestContext | undefined {
+  return (request as WithContext)[CONTEXT];
+}
+
 /**
  * The HTTP request of a guard's, decorator's or interceptor's context. Nest's `switchToHttp()`
  * makes three closures on every call, and the guard chain asks for the request six times a request.

@@ -3,6 +3,7 @@ import type { AbstractHttpAdapter } from '@nestjs/core';
 import type { HttpRequest } from '../context/http-types';
 import { contextOf } from '../context/context-of';
 import { describeError } from './error-description';
+import { noteErrorText } from '../http/request-outcomes';
 
 /**
  * Every failure of every route, and of the body parser before routing, ends here, on either
@@ -38,6 +39,7 @@ export class ErrorFilter implements ExceptionFilter {
       this.logger.error({ err, requestId: request.id, path }, 'request failed');
     }
     body.requestId = typeof request.id === 'string' ? request.id : '';
+    noteErrorText(request, body.error);
     if (this.http.isHeadersSent(response)) return;
     for (const [name, value] of Object.entries(headers ?? {})) this.http.setHeader(response, name, value);
     this.http.reply(response, body, status);

@@ -1,0 +1,67 @@
+import { Injectable } from '@nestjs/common';
+import { existingContextOf } from '../context/context-of';
+import type { HttpRequest } from '../context/http-types';
+import type { RequestContext } from '../context/request-context';
+
+/** What became of one request, once its answer has been sent. */
+export interface RequestOutcome {
+  readonly request: HttpRequest;
+  readonly method: string;
+  /** The route's template (`/orders/admin/:orderId`), or null when no route matched. */
+  readonly route: string | null;
+  readonly status: number;
+  readonly durationMs: number;
+  /** The answer's `error` text, for an answer the error filter gave; else null. */
+  readonly error: string | null;
+  /** The request's context as the guards left it (principal, brand), when any was made. */
+  readonly context: RequestContext | null;
+}
+
+export type RequestOutcomeListener = (outcome: RequestOutcome) => void;
+
+const ERROR_TEXT = Symbol('errorText');
+type WithErrorText = HttpRequest & { [ERROR_TEXT]?: string };
+
+/** The error filter notes the `error` text it answered with, for the outcome. */
+export function noteErrorText(request: HttpRequest, text: string): void {
+  (request as WithErrorText)[ERROR_TEXT] = text;
+}
+
+/**
+ * Where the parts that watch requests (the request log, the metrics) hear of each one after its
+ * answer: one hook per platform feeds them all (setupApp), and none is installed while nothing
+ * listens. Listeners subscribe in their constructors, before setupApp runs; they must be cheap
+ * and must not throw (a throw is caught and dropped: the answer has gone already).
+ */
+@Injectable()
+export class RequestOutcomes {
+  private readonly listeners: RequestOutcomeListener[] = [];
+
+  listen(listener: RequestOutcomeListener): void {
+    this.listeners.push(listener);
+  }
+
+  get listening(): boolean {
+    return this.listeners.length > 0;
+  }
+
+  /** Called by the platform's hook once the answer has been sent. */
+  answered(request: HttpRequest, route: string | null, status: number, durationMs: number): void {
+    const outcome: RequestOutcome = {
+      request,
+      method: request.method,
+      route,
+      status,
+      durationMs,
+      error: (request as WithErrorText)[ERROR_TEXT] ?? null,
+      context: existingContextOf(request) ?? null,
+    };
+    for (const listener of this.listeners) {
+      try {
+        listener(outcome);
+      } catch {
+        // A watcher's fault must not reach the request, which has been answered.
+      }
+    }
+  }
+}
