@@ -242,6 +242,13 @@ export class Environment {
   @Max(86_400, { message: 'KEY_EXPIRY_CHECK_SECONDS must be an integer between 1 and 86400' })
   KEY_EXPIRY_CHECK_SECONDS = 3600;
 
+  /** How often each instance writes its request-log counts and failures; at most 4 s, so an entry is readable within 5 s. */
+  @Transform(toInt)
+  @IsInt({ message: 'REQUEST_LOG_FLUSH_MS must be an integer between 50 and 4000' })
+  @Min(50, { message: 'REQUEST_LOG_FLUSH_MS must be an integer between 50 and 4000' })
+  @Max(4000, { message: 'REQUEST_LOG_FLUSH_MS must be an integer between 50 and 4000' })
+  REQUEST_LOG_FLUSH_MS = 2000;
+
   @Transform(toInt)
   @IsInt({ message: 'RATE_LIMIT_PER_SECOND must be a positive integer' })
   @Min(1, { message: 'RATE_LIMIT_PER_SECOND must be a positive integer' })
