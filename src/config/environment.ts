@@ -44,6 +44,14 @@ export class Environment {
   @IsString()
   HOST = '0.0.0.0';
 
+  /** Prometheus' `GET /metrics` on this port (on HOST), never on PORT; unset, nothing listens. */
+  @Transform(({ value }: { value: unknown }) => toInt({ value: emptyToUndefined({ value }) }))
+  @IsOptional()
+  @IsInt({ message: 'METRICS_PORT must be an integer between 1 and 65535' })
+  @Min(1, { message: 'METRICS_PORT must be an integer between 1 and 65535' })
+  @Max(65535, { message: 'METRICS_PORT must be an integer between 1 and 65535' })
+  METRICS_PORT?: number;
+
   @IsIn(['fastify', 'express'], { message: 'HTTP_ADAPTER must be fastify or express' })
   HTTP_ADAPTER: 'fastify' | 'express' = 'fastify';
 
