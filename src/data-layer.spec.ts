@@ -58,6 +58,8 @@ const OWNERS: Record<string, string[]> = {
   webhook_messages: ['webhooks'],
   webhook_deliveries: ['webhooks'],
   webhook_attempts: ['webhooks'],
+  request_counts: ['request-log'],
+  request_failures: ['request-log'],
 };
 
 function sources(dir: string): string[] {

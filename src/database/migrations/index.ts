@@ -16,6 +16,7 @@ import { IdempotencyCommitLog1763771300000 } from './1763771300000-idempotency-c
 import { WebhookDueNotify1763771000000 } from './1763771000000-webhook-due-notify';
 import { WebhookDueWakeByWriter1763771100000 } from './1763771100000-webhook-due-wake-by-writer';
 import { OrderCountSlotPerConnection1763771200000 } from './1763771200000-order-count-slot-per-connection';
+import { RequestLog1763771400000 } from './1763771400000-request-log';
 
 /** Every migration, in order. A new migration is added here as well as in its own file. */
 export const migrations = [
@@ -37,4 +38,5 @@ export const migrations = [
   WebhookDueWakeByWriter1763771100000,
   OrderCountSlotPerConnection1763771200000,
   IdempotencyCommitLog1763771300000,
+  RequestLog1763771400000,
 ];
