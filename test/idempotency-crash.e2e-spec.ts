@@ -284,30 +284,16 @@ describe('Idempotency-Key across crashes', () => {
       expect(wrong.map((op) => ({ kind, key: op.key, effects: found.get(idOf(op)) ?? 0 }))).toEqual([]);
     };
 
-    expectOnce(
-      'adjustment',
-      await counts(
-        `SELECT note AS k, count(*)::int AS n FROM stock_movements WHERE note = ANY($1) GROUP BY note`,
-        keys('adjustment'),
-      ),
-      (op) => op.key,
-    );
-    expectOnce(
-      'platform order',
-      await counts(
-        `SELECT comment AS k, count(*)::int AS n FROM orders WHERE comment = ANY($1) GROUP BY comment`,
-        keys('platform order'),
-      ),
-      (op) => op.key,
-    );
-    expectOnce(
-      'storefront order',
-      await counts(
-        `SELECT partner_order_id AS k, count(*)::int AS n FROM orders WHERE partner_order_id = ANY($1) GROUP BY 1`,
-        keys('storefront order'),
-      ),
-      (op) => op.key,
-    );
+    // Kinds whose effect carries the request's own key, and where it lands.
+    const keyedEffects: Array<[Op['kind'], string]> = [
+      ['adjustment', 'SELECT note AS k, count(*)::int AS n FROM stock_movements WHERE note = ANY($1) GROUP BY 1'],
+      ['platform order', 'SELECT comment AS k, count(*)::int AS n FROM orders WHERE comment = ANY($1) GROUP BY 1'],
+      [
+        'storefront order',
+        'SELECT partner_order_id AS k, count(*)::int AS n FROM orders WHERE partner_order_id = ANY($1) GROUP BY 1',
+      ],
+    ];
+    for (const [kind, statement] of keyedEffects) expectOnce(kind, await counts(statement, keys(kind)), (op) => op.key);
     // An acceptance has no key of its own: each answer names a distinct row, and there are no others.
     const acceptances = ops.filter((op) => op.kind === 'acceptance').map((op) => answerOf(op.key).body.id as number);
     expect(new Set(acceptances).size).toBe(acceptances.length);
