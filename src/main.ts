@@ -1,3 +1,5 @@
+// First: with traces asked for, the instrumentations must be in place before http, pg and the frameworks load.
+import { stopTracing } from './tracing/start-tracing';
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -45,6 +47,7 @@ async function main(): Promise<void> {
     await app.close();
     // The embedded server stops after the app has closed its connections.
     await embedded?.stop();
+    await stopTracing();
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
