@@ -12,6 +12,7 @@ import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { IdentityModule } from './identity/identity.module';
 import { LoggingModule } from './logging.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { AccessKeysModule } from './access-keys/access-keys.module';
 import { AdminAreaModule } from './admin-area/admin-area.module';
 import { CatalogModule } from './catalog/catalog.module';
@@ -23,6 +24,7 @@ import { OutboxModule } from './outbox/outbox.module';
 import { PaymentsModule } from './payments/payments.module';
 import { OrdersModule } from './orders/orders.module';
 import { ProductionSitesModule } from './production-sites/production-sites.module';
+import { RequestLogModule } from './request-log/request-log.module';
 import { ReturnsModule } from './returns/returns.module';
 import { SecurityJournalModule } from './security-journal/security-journal.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
@@ -67,7 +69,9 @@ export class AppModule {
         DeliveryModule,
         NotificationsModule,
         WebhooksModule,
+        RequestLogModule,
         AdminAreaModule,
+        MetricsModule,
       ],
       providers: [
         // The guard chain, in this order: who is calling, within their rate, in which brand, may they.

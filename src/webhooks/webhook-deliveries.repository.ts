@@ -208,6 +208,17 @@ export class WebhookDeliveriesRepository {
     );
   }
 
+  /** Pending and failed deliveries and the oldest pending one's age in seconds (0 when none), for the metrics. */
+  async backlog(): Promise<{ pending: number; failed: number; oldestPendingAgeSeconds: number }> {
+    const rows: Array<{ pending: number; failed: number; oldest: number }> = await this.db.query(
+      `SELECT count(*) FILTER (WHERE status = 'pending')::int AS pending,
+              count(*) FILTER (WHERE status = 'failed')::int AS failed,
+              COALESCE(extract(epoch FROM now() - min(created_at) FILTER (WHERE status = 'pending')), 0)::float8 AS oldest
+         FROM webhook_deliveries WHERE status IN ('pending', 'failed')`,
+    );
+    return { pending: rows[0].pending, failed: rows[0].failed, oldestPendingAgeSeconds: rows[0].oldest };
+  }
+
   /** Messages older than the retention whose deliveries are all settled, with their deliveries and attempts. */
   async prune(retentionDays: number): Promise<void> {
     await this.db.query(

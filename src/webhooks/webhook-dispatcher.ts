@@ -13,6 +13,7 @@ import { SecretBox } from './secret-box';
 import { SuccessBatch } from './success-batch';
 import { WebhookDeliveriesRepository, type ClaimedDelivery } from './webhook-deliveries.repository';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
+import { WebhookFigures } from './webhook-figures';
 import { sendMessage } from './webhook-sender';
 
 const PRUNE_EVERY_MS = 3_600_000;
@@ -55,6 +56,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     private readonly box: SecretBox,
     private readonly config: ConfigService<Environment, true>,
     private readonly notifications: DatabaseNotifications,
+    private readonly figures: WebhookFigures,
   ) {
     this.schedule = parseSchedule(config.get('WEBHOOK_RETRY_SCHEDULE', { infer: true }));
     this.timeoutMs = config.get('WEBHOOK_TIMEOUT_MS', { infer: true });
@@ -147,6 +149,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     this.answered.add(delivery.id);
     this.scheduleSoon();
     const ok = result.status !== null && result.status >= 200 && result.status < 300;
+    this.figures.attempted(ok ? 'succeeded' : 'failed');
     const attempt = {
       ...result,
       error: ok

@@ -17,6 +17,7 @@ import { WebhookEndpointsController } from './webhook-endpoints.controller';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
 import { WebhookMessageEntity } from './webhook-message.entity';
+import { WebhookFigures } from './webhook-figures';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 
 /**
@@ -55,6 +56,8 @@ import { IdempotencyModule } from '../idempotency/idempotency.module';
     WebhookEndpointsRepository,
     WebhookEndpointsService,
     WebhookFanOut,
+    WebhookFigures,
   ],
+  exports: [WebhookFigures],
 })
 export class WebhooksModule {}

@@ -3,6 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { ThrottlerGuard, ThrottlerStorageService, type ThrottlerModuleOptions } from '@nestjs/throttler';
 import { AppError } from '../errors/app-error';
 import { RateLimitGuard } from './rate-limit.guard';
+import { RateLimitRefusals } from './rate-limit-refusals';
 
 interface FakeRequest {
   key: string;
@@ -52,7 +53,10 @@ describe('RateLimitGuard', () => {
 
   it("admits and refuses as the library's ThrottlerGuard does with the same windows and storage", async () => {
     jest.useFakeTimers({ now: 1_000_000 });
-    const ours = new RateLimitGuard(options(), new ThrottlerStorageService());
+    const refusals = new RateLimitRefusals();
+    let refused = 0;
+    refusals.listen(() => refused++);
+    const ours = new RateLimitGuard(options(), new ThrottlerStorageService(), refusals);
     const theirs = new ThrottlerGuard(options(), new ThrottlerStorageService(), new Reflector());
     await theirs.onModuleInit();
     // Four in one second (the burst refuses the fourth, which the sustained window then never counts),
@@ -88,5 +92,7 @@ describe('RateLimitGuard', () => {
       'admitted',
     ]);
     expect(outcomes.map(([, theirOutcome]) => theirOutcome)).toEqual(outcomes.map(([ourOutcome]) => ourOutcome));
+    // Each refusal is told once (the metrics count them), an admitted request never.
+    expect(refused).toBe(2);
   });
 });

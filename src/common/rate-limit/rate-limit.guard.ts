@@ -10,6 +10,7 @@ import { AppError } from '../errors/app-error';
 import { ErrorText } from '../errors/error-texts';
 import { requestOf } from '../context/context-of';
 import { FixedWindowStorage, type WindowCount } from './fixed-window-storage';
+import { RateLimitRefusals } from './rate-limit-refusals';
 
 type ThrottlerModuleOptionsObject = Exclude<ThrottlerModuleOptions, unknown[]>;
 
@@ -40,6 +41,7 @@ export class RateLimitGuard implements CanActivate {
   constructor(
     @InjectThrottlerOptions() options: ThrottlerModuleOptions,
     @InjectThrottlerStorage() private readonly storage: ThrottlerStorage,
+    private readonly refusals: RateLimitRefusals,
   ) {
     if (Array.isArray(options) || !options.getTracker) throw new Error("rate limits need the module's tracker");
     this.skipIf = options.skipIf ?? (() => false);
@@ -60,20 +62,23 @@ export class RateLimitGuard implements CanActivate {
     const tracker = this.trackerOf(requestOf(context), context);
     if (typeof tracker !== 'string') return tracker.then((known) => this.countShared(known));
     if (!(this.storage instanceof FixedWindowStorage)) return this.countShared(tracker);
-    for (const window of this.windows) admit(this.storage.count(`${tracker}:${window.name}`, window.ttl, window.limit));
+    for (const window of this.windows)
+      this.admit(this.storage.count(`${tracker}:${window.name}`, window.ttl, window.limit));
     return true;
   }
 
   /** Redis: one round trip per window. */
   private async countShared(tracker: string): Promise<boolean> {
     for (const { name, ttl, limit } of this.windows) {
-      admit(await this.storage.increment(`${tracker}:${name}`, ttl, limit, ttl, name));
+      this.admit(await this.storage.increment(`${tracker}:${name}`, ttl, limit, ttl, name));
     }
     return true;
   }
-}
 
-// 429 when the window is full, before a longer window counts the request.
-function admit(window: WindowCount): void {
-  if (window.isBlocked) throw AppError.tooManyRequests(ErrorText.tooManyRequests, window.timeToBlockExpire);
+  // 429 when the window is full, before a longer window counts the request.
+  private admit(window: WindowCount): void {
+    if (!window.isBlocked) return;
+    this.refusals.refused();
+    throw AppError.tooManyRequests(ErrorText.tooManyRequests, window.timeToBlockExpire);
+  }
 }

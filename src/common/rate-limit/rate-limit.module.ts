@@ -5,6 +5,7 @@ import { ThrottlerModule } from '@nestjs/throttler';
 import type { Environment } from '../../config/environment';
 import { contextOf, requestOf } from '../context/context-of';
 import { FixedWindowStorage } from './fixed-window-storage';
+import { RateLimitRefusals } from './rate-limit-refusals';
 
 const LIMITED_KINDS = new Set(['integration_key', 'site_key']);
 
@@ -41,5 +42,7 @@ const LIMITED_KINDS = new Set(['integration_key', 'site_key']);
       },
     }),
   ],
+  providers: [RateLimitRefusals],
+  exports: [RateLimitRefusals],
 })
 export class RateLimitModule {}
