@@ -1,24 +1,12 @@
 import { Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { LoggerModule } from 'nestjs-pino';
-import { requestIdOf } from './common/http/request-id';
 import type { Environment } from './config/environment';
+import { pinoHttpOptions } from './logging-options';
 
 const REQUEST_LINE_LEVELS = ['trace', 'debug', 'info'];
 
-/** What pino's request serializer hands ours; `raw` is the request it was made from. */
-interface RequestLogFields {
-  id: string;
-  method: string;
-  url: string;
-  remoteAddress?: string;
-  raw: { ip?: string };
-}
-
-/**
- * Structured JSON logs with the request id. Requests are logged by method, path and status only:
- * no headers, no bodies, no query strings, so no key, password or token reaches a log.
- */
+/** Logs with the request id; each request's line names the key that made it (logging-options.ts). */
 @Module({
   imports: [
     LoggerModule.forRootAsync({
@@ -30,24 +18,7 @@ interface RequestLogFields {
           // Request lines are info. Above that level the per-request logger is not installed at
           // all: pino-http would still build (and serialize) a child logger for every request.
           forRoutes: requestLines ? undefined : [],
-          pinoHttp: {
-            level,
-            autoLogging: requestLines,
-            genReqId: requestIdOf,
-            customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
-            serializers: {
-              req: (req: RequestLogFields) => ({
-                id: req.id,
-                method: req.method,
-                path: req.url.split('?')[0],
-                // The client address of allowlists and the journal (TRUST_PROXY), not the socket's peer:
-                // Express's request has it, and on Fastify middie copies it onto the raw request.
-                remoteAddress: req.raw.ip ?? req.remoteAddress,
-              }),
-              res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-            },
-            redact: ['req.headers', 'res.headers'],
-          },
+          pinoHttp: pinoHttpOptions(level, { requestLines, terminal: process.stdout.isTTY === true }),
         };
       },
     }),

@@ -4,7 +4,7 @@ import type { RequestContext } from './request-context';
 
 const CONTEXT = Symbol('requestContext');
 
-type WithContext = HttpRequest & { [CONTEXT]?: RequestContext };
+type WithContext = { [CONTEXT]?: RequestContext };
 
 /** The request's context, created on first use so filters and guards share one object. */
 export function contextOf(request: HttpRequest): RequestContext {
@@ -18,6 +18,8 @@ export function contextOf(request: HttpRequest): RequestContext {
       principal: null,
       brandId: null,
     };
+    // Fastify's request wraps Node's, which is what the request's log line (pino-http) is given.
+    if (request.raw) (request.raw as WithContext)[CONTEXT] = holder[CONTEXT];
   }
   return holder[CONTEXT];
 }
