@@ -4,6 +4,8 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { environmentOrExit } from './config/environment';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './database/embedded-postgres';
+import { serveClusterMetrics } from './metrics/cluster-metrics';
+import { closeMetricsServer } from './metrics/metrics-server';
 
 /**
  * `npm run start:cluster`: CLUSTER_WORKERS service processes (default: one per core) sharing the
@@ -29,6 +31,8 @@ async function primary(): Promise<void> {
   const workerEnv = { DATABASE_URL: env.DATABASE_URL ?? embedded!.url };
 
   cluster.setupPrimary({ exec: path.join(__dirname, 'main.js') });
+  // METRICS_PORT is the primary's: it serves every worker's figures, which they hand it over IPC.
+  const metrics = env.METRICS_PORT === undefined ? undefined : await serveClusterMetrics(env.METRICS_PORT, env.HOST);
   let stopping = false;
   for (let i = 0; i < workers; i++) cluster.fork(workerEnv);
   cluster.on('exit', (worker: Worker, code, signal) => {
@@ -50,6 +54,7 @@ async function primary(): Promise<void> {
           }),
       ),
     );
+    await closeMetricsServer(metrics);
     await embedded?.stop();
     process.exit(0);
   };

@@ -1,6 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { AggregatorRegistry, type Registry } from 'prom-client';
-import type { Exposition } from './metrics-server';
+import type { Server } from 'node:http';
+import { serveMetrics, type Exposition } from './metrics-server';
 
 const READY = 'cil:metrics-ready';
 const GONE = 'cil:metrics-gone';
@@ -130,4 +131,15 @@ export class ClusterMetrics {
     clearTimeout(scrape.timer);
     scrape.reject(error);
   }
+}
+
+/** The primary's `GET /metrics` on METRICS_PORT: every ready worker's figures, added up. */
+export function serveClusterMetrics(port: number, host: string): Promise<Server> {
+  const figures = new ClusterMetrics();
+  return serveMetrics(
+    port,
+    host,
+    () => figures.collect(),
+    (error) => process.stderr.write(`metrics scrape failed: ${error.message}\n`),
+  );
 }
