@@ -19,6 +19,7 @@ const EXPORTED = {
   idempotency: ['idempotent-post.decorator.ts'],
   'access-keys': [
     'key-checks.ts',
+    'integration-key-owners.ts',
     'verify-key.query.ts',
     'statement-key/key-checked-by-statement.decorator.ts',
     'statement-key/pending-key-check.ts',
@@ -43,6 +44,7 @@ const FEATURES = [
   'outbox',
   'payments',
   'production-sites',
+  'request-log',
   'returns',
   'security-journal',
   'stock-ledger',

@@ -24,6 +24,7 @@ import { OutboxModule } from './outbox/outbox.module';
 import { PaymentsModule } from './payments/payments.module';
 import { OrdersModule } from './orders/orders.module';
 import { ProductionSitesModule } from './production-sites/production-sites.module';
+import { RequestLogModule } from './request-log/request-log.module';
 import { ReturnsModule } from './returns/returns.module';
 import { SecurityJournalModule } from './security-journal/security-journal.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
@@ -68,6 +69,7 @@ export class AppModule {
         DeliveryModule,
         NotificationsModule,
         WebhooksModule,
+        RequestLogModule,
         AdminAreaModule,
         MetricsModule,
       ],

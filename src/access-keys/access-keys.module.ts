@@ -9,6 +9,7 @@ import { OutboxModule } from '../outbox/outbox.module';
 import { SecurityJournalModule } from '../security-journal/security-journal.module';
 import { KeyExpiryReminders } from './key-expiry-reminders';
 import { KeyChecks } from './key-checks';
+import { IntegrationKeyOwners } from './integration-key-owners';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 
 /** Integration keys: issue, list, revoke; and the `csh_at_` credential of the guard chain. */
@@ -21,7 +22,8 @@ import { IdempotencyModule } from '../idempotency/idempotency.module';
     IntegrationKeyCredentialResolver,
     KeyChecks,
     KeyExpiryReminders,
+    IntegrationKeyOwners,
   ],
-  exports: [KeyChecks],
+  exports: [KeyChecks, IntegrationKeyOwners],
 })
 export class AccessKeysModule {}

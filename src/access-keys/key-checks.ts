@@ -70,6 +70,15 @@ export class KeyChecks {
     return known;
   }
 
+  /**
+   * The id of the good key a request presented when no guard looked at it (refused before
+   * routing or the guards: a body too large, malformed JSON, an unknown route), or null: the
+   * request log counts such requests for their key. One query, as the guard's check.
+   */
+  async identify(token: string, ip: string): Promise<number | null> {
+    return (await this.keys.verify(token, ip))?.id ?? null;
+  }
+
   /** The key check this request's statement is to make, until it is settled. */
   pendingOf(ctx: RequestContext): PendingKeyCheck | undefined {
     return this.pending.get(ctx);

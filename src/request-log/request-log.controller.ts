@@ -1,0 +1,35 @@
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import type { BrandContext } from '../common/context/request-context';
+import { BrandPathParam } from '../common/decorators/brand-path-param.decorator';
+import { BrandCtx } from '../common/decorators/ctx.decorator';
+import { RequirePermission } from '../common/decorators/require-permission.decorator';
+import { ParseIdPipe } from '../common/validation/parse-id.pipe';
+import { RequestLogQueryDto } from './dto/request-log-query.dto';
+import { KeyRequestListResponse, KeyUsageResponse } from './dto/request-log.responses';
+import { RequestLogService } from './request-log.service';
+
+@ApiTags('integration keys')
+@BrandPathParam()
+@Controller('admin/brands/:brandId/integration-keys/:keyId')
+export class RequestLogController {
+  constructor(private readonly log: RequestLogService) {}
+
+  @RequirePermission('settings.manage')
+  @Get('requests')
+  @ApiOkResponse({ type: KeyRequestListResponse, description: "The key's failed requests of the last 30 days" })
+  async requests(
+    @BrandCtx() ctx: BrandContext,
+    @Param('keyId', ParseIdPipe) keyId: number,
+    @Query() query: RequestLogQueryDto,
+  ): Promise<KeyRequestListResponse> {
+    return { items: await this.log.requests(ctx, keyId, query) };
+  }
+
+  @RequirePermission('settings.manage')
+  @Get('usage')
+  @ApiOkResponse({ type: KeyUsageResponse, description: "The key's requests of the last 24 hours" })
+  usage(@BrandCtx() ctx: BrandContext, @Param('keyId', ParseIdPipe) keyId: number): Promise<KeyUsageResponse> {
+    return this.log.usage(ctx, keyId);
+  }
+}

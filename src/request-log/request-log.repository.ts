@@ -1,0 +1,131 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { FailedRequest } from './failed-request';
+import type { TallyRow } from './request-tally';
+
+export interface FailureRow {
+  id: string;
+  at: Date;
+  method: string;
+  route: string | null;
+  path: string;
+  status: number;
+  error: string | null;
+  request_id: string;
+  idempotency_key: string | null;
+  duration_ms: number;
+  ip: string;
+}
+
+export interface ErrorGroupRow {
+  status: number;
+  error: string | null;
+  count: number;
+  last_at: Date;
+}
+
+// Whichever instance takes it prunes; the others skip that round.
+export const PRUNE_LOCK_KEY = 1_877_126_031;
+
+/** The request_counts and request_failures tables. */
+@Injectable()
+export class RequestLogRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /**
+   * Adds counts to the current minute's rows and appends failures, in one statement: both are
+   * written or neither is. Counts arrive in one fixed order (RequestTally.take), so instances
+   * adding to the same rows at once lock them in the same order.
+   */
+  async write(counts: readonly TallyRow[], failures: readonly FailedRequest[]): Promise<void> {
+    await this.db.query(
+      `WITH counted AS (
+         INSERT INTO request_counts (key_id, minute, method, route, status, count)
+         SELECT c.key_id, date_trunc('minute', now()), c.method, c.route, c.status, c.count
+           FROM unnest($1::int[], $2::text[], $3::text[], $4::int[], $5::int[])
+                AS c(key_id, method, route, status, count)
+         ON CONFLICT (key_id, minute, method, route, status)
+         DO UPDATE SET count = request_counts.count + EXCLUDED.count
+         RETURNING 1
+       ), failed AS (
+         INSERT INTO request_failures
+                (key_id, at, method, route, path, status, error, request_id, idempotency_key, duration_ms, ip)
+         SELECT * FROM unnest($6::int[], $7::timestamptz[], $8::text[], $9::text[], $10::text[], $11::int[],
+                              $12::text[], $13::text[], $14::text[], $15::real[], $16::text[])
+         RETURNING 1
+       )
+       SELECT (SELECT count(*) FROM counted) AS counted, (SELECT count(*) FROM failed) AS failed`,
+      [
+        counts.map((c) => c.keyId),
+        counts.map((c) => c.method),
+        counts.map((c) => c.route),
+        counts.map((c) => c.status),
+        counts.map((c) => c.count),
+        failures.map((f) => f.keyId),
+        failures.map((f) => f.at),
+        failures.map((f) => f.method),
+        failures.map((f) => f.route),
+        failures.map((f) => f.path),
+        failures.map((f) => f.status),
+        failures.map((f) => f.error),
+        failures.map((f) => f.requestId),
+        failures.map((f) => f.idempotencyKey),
+        failures.map((f) => f.durationMs),
+        failures.map((f) => f.ip),
+      ],
+    );
+  }
+
+  /** A key's failures, newest first, after the failure `beforeId` when given. */
+  failures(keyId: number, limit: number, beforeId: number | undefined): Promise<FailureRow[]> {
+    const columns = `id, at, method, route, path, status, error, request_id, idempotency_key, duration_ms, ip`;
+    if (beforeId === undefined) {
+      return this.db.query(
+        `SELECT ${columns} FROM request_failures WHERE key_id = $1 ORDER BY at DESC, id DESC LIMIT $2`,
+        [keyId, limit],
+      );
+    }
+    return this.db.query(
+      `SELECT ${columns} FROM request_failures f
+        WHERE f.key_id = $1
+          AND (f.at, f.id) < (SELECT b.at, b.id FROM request_failures b WHERE b.id = $3 AND b.key_id = $1)
+        ORDER BY f.at DESC, f.id DESC LIMIT $2`,
+      [keyId, limit, beforeId],
+    );
+  }
+
+  /** A key's requests of the last 24 hours by status. */
+  countsByStatus(keyId: number): Promise<Array<{ status: number; count: number }>> {
+    return this.db.query(
+      `SELECT status, sum(count)::int AS count FROM request_counts
+        WHERE key_id = $1 AND minute > now() - interval '24 hours'
+        GROUP BY status ORDER BY status`,
+      [keyId],
+    );
+  }
+
+  /** A key's failures of the last 24 hours grouped by status and text, most frequent first. */
+  topErrors(keyId: number, limit: number): Promise<ErrorGroupRow[]> {
+    return this.db.query(
+      `SELECT status, error, count(*)::int AS count, max(at) AS last_at FROM request_failures
+        WHERE key_id = $1 AND at > now() - interval '24 hours'
+        GROUP BY status, error ORDER BY count(*) DESC, max(at) DESC, status, error LIMIT $2`,
+      [keyId, limit],
+    );
+  }
+
+  /** Counts and failures older than `days`, by one instance at a time; false when another had it. */
+  async prune(days: number): Promise<boolean> {
+    const rows: Array<{ pruned: boolean }> = await this.db.query(
+      `WITH turn AS (SELECT pg_try_advisory_xact_lock($1) AS mine),
+            failures AS (DELETE FROM request_failures
+                          WHERE at < now() - make_interval(days => $2) AND (SELECT mine FROM turn)),
+            counts AS (DELETE FROM request_counts
+                        WHERE minute < now() - make_interval(days => $2) AND (SELECT mine FROM turn))
+       SELECT mine AS pruned FROM turn`,
+      [PRUNE_LOCK_KEY, days],
+    );
+    return rows[0]?.pruned === true;
+  }
+}

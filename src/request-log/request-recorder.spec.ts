@@ -1,0 +1,235 @@
+import type { ConfigService } from '@nestjs/config';
+import type { KeyChecks } from '../access-keys/key-checks';
+import type { HttpRequest } from '../common/context/http-types';
+import type { RequestContext } from '../common/context/request-context';
+import type { RequestOutcome, RequestOutcomeListener, RequestOutcomes } from '../common/http/request-outcomes';
+import type { Environment } from '../config/environment';
+import { withoutSecrets, type FailedRequest } from './failed-request';
+import type { RequestLogRepository } from './request-log.repository';
+import { RequestRecorder } from './request-recorder';
+import { RequestTally, type TallyRow } from './request-tally';
+
+const KEY = `csh_at_${'a'.repeat(64)}`;
+
+function recorder() {
+  let listener: RequestOutcomeListener = () => undefined;
+  const outcomes = { listen: (l: RequestOutcomeListener) => (listener = l) } as unknown as RequestOutcomes;
+  const written: Array<{ counts: TallyRow[]; failures: FailedRequest[] }> = [];
+  const write = jest.fn(async (counts: readonly TallyRow[], failures: readonly FailedRequest[]) => {
+    written.push({ counts: [...counts], failures: [...failures] });
+    return Promise.resolve();
+  });
+  const repository = { write, prune: jest.fn().mockResolvedValue(true) } as unknown as RequestLogRepository;
+  const identify = jest.fn<Promise<number | null>, [string, string]>().mockResolvedValue(null);
+  const keys = { identify } as unknown as KeyChecks;
+  const config = { get: () => 1000 } as unknown as ConfigService<Environment, true>;
+  const subject = new RequestRecorder(outcomes, keys, repository, config);
+  return { subject, hear: (o: RequestOutcome) => listener(o), write, written, identify };
+}
+
+function outcome(
+  status: number,
+  who: { kind: string; id: number } | null,
+  over: { route?: string | null; error?: string | null; headers?: Record<string, string>; path?: string } = {},
+): RequestOutcome {
+  const request = {
+    method: 'POST',
+    url: `${over.path ?? '/orders/admin/7'}?q=1`,
+    headers: over.headers ?? {},
+    ip: '10.0.0.9',
+    id: 'req-1',
+  } as unknown as HttpRequest;
+  const context = {
+    requestId: 'req-1',
+    ip: '10.0.0.9',
+    method: 'POST',
+    path: over.path ?? '/orders/admin/7',
+    principal: who,
+    brandId: 3,
+  } as unknown as RequestContext;
+  return {
+    request,
+    method: 'POST',
+    route: over.route === undefined ? '/orders/admin/:orderId' : over.route,
+    status,
+    durationMs: 1.23456,
+    error: over.error === undefined ? (status >= 400 ? 'Not found' : null) : over.error,
+    context,
+  };
+}
+
+const key = (id: number) => ({ kind: 'integration_key', id });
+
+describe('RequestTally', () => {
+  it('counts per key, method, route and status, hands everything over once, in one order', () => {
+    const tally = new RequestTally();
+    tally.add(2, 'GET', '/b', 200);
+    tally.add(1, 'POST', '/a', 422);
+    tally.add(1, 'POST', '/a', 201);
+    tally.add(1, 'POST', '/a', 201);
+    tally.add(1, 'GET', null, 404);
+    expect(tally.take()).toEqual([
+      { keyId: 1, method: 'GET', route: '', status: 404, count: 1 },
+      { keyId: 1, method: 'POST', route: '/a', status: 201, count: 2 },
+      { keyId: 1, method: 'POST', route: '/a', status: 422, count: 1 },
+      { keyId: 2, method: 'GET', route: '/b', status: 200, count: 1 },
+    ]);
+    expect(tally.isEmpty).toBe(true);
+    expect(tally.take()).toEqual([]);
+  });
+
+  it('takes back counts a write could not take, adding to those counted since', () => {
+    const tally = new RequestTally();
+    tally.add(1, 'GET', '/a', 200);
+    const taken = tally.take();
+    tally.add(1, 'GET', '/a', 200);
+    tally.restore(taken);
+    expect(tally.take()).toEqual([{ keyId: 1, method: 'GET', route: '/a', status: 200, count: 2 }]);
+  });
+});
+
+describe('RequestRecorder', () => {
+  it('counts every request of an identified key and keeps the failures, writing nothing before the flush', async () => {
+    const { subject, hear, write, written } = recorder();
+    hear(outcome(200, key(1)));
+    hear(outcome(200, key(1)));
+    hear(outcome(429, key(1), { error: 'Too many requests' }));
+    hear(outcome(404, key(2), { route: null }));
+    expect(write).not.toHaveBeenCalled();
+
+    await subject.flush();
+    expect(written).toHaveLength(1);
+    expect(written[0].counts).toEqual([
+      { keyId: 1, method: 'POST', route: '/orders/admin/:orderId', status: 200, count: 2 },
+      { keyId: 1, method: 'POST', route: '/orders/admin/:orderId', status: 429, count: 1 },
+      { keyId: 2, method: 'POST', route: '', status: 404, count: 1 },
+    ]);
+    expect(written[0].failures).toEqual([
+      {
+        keyId: 1,
+        at: expect.any(Date),
+        method: 'POST',
+        route: '/orders/admin/:orderId',
+        path: '/orders/admin/7',
+        status: 429,
+        error: 'Too many requests',
+        requestId: 'req-1',
+        idempotencyKey: null,
+        durationMs: 1.23,
+        ip: '10.0.0.9',
+      },
+      expect.objectContaining({ keyId: 2, route: null, status: 404 }),
+    ]);
+
+    // What was written is gone from memory: a second flush writes nothing.
+    await subject.flush();
+    expect(write).toHaveBeenCalledTimes(1);
+  });
+
+  it('leaves out sessions, site keys, webhooks, and keys refused with 401', async () => {
+    const { subject, hear, write } = recorder();
+    hear(outcome(200, { kind: 'user', id: 1 }));
+    hear(outcome(404, { kind: 'site_key', id: 1 }));
+    hear(outcome(400, { kind: 'webhook', id: 0 }));
+    // The fast lane leaves a known key's principal on its 401 (revoked since): not identified.
+    hear(outcome(401, key(1), { error: 'Unauthorized' }));
+    await subject.flush();
+    expect(write).not.toHaveBeenCalled();
+  });
+
+  it('keeps the Idempotency-Key, and nothing shaped like a key or a token', async () => {
+    const { subject, hear, written } = recorder();
+    const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOjF9.c2lnbmF0dXJl';
+    hear(
+      outcome(404, key(1), {
+        path: `/orders/admin/${KEY}/x/${'f'.repeat(48)}`,
+        error: `Unknown ${jwt}`,
+        headers: { 'idempotency-key': 'order-77' },
+      }),
+    );
+    await subject.flush();
+    const [failure] = written[0].failures;
+    expect(failure.idempotencyKey).toBe('order-77');
+    expect(failure.path).toBe('/orders/admin/[redacted]/x/[redacted]');
+    expect(failure.error).toBe('Unknown [redacted]');
+    expect(JSON.stringify(written)).not.toMatch(/csh_at_a|eyJ|f{48}/);
+  });
+
+  it('gives a write it could not make to the next flush, adding up exactly', async () => {
+    const { subject, hear, write, written } = recorder();
+    write.mockRejectedValueOnce(new Error('connection lost'));
+    hear(outcome(200, key(1)));
+    hear(outcome(422, key(1)));
+    await subject.flush();
+    hear(outcome(200, key(1)));
+    await subject.flush();
+    expect(write).toHaveBeenCalledTimes(2);
+    expect(written.at(-1)!.counts).toEqual([
+      { keyId: 1, method: 'POST', route: '/orders/admin/:orderId', status: 200, count: 2 },
+      { keyId: 1, method: 'POST', route: '/orders/admin/:orderId', status: 422, count: 1 },
+    ]);
+    expect(written.at(-1)!.failures).toHaveLength(1);
+  });
+
+  it('writes many failures in batches, the counts with the first', async () => {
+    const { subject, hear, written } = recorder();
+    for (let i = 0; i < 2500; i++) hear(outcome(400, key(1)));
+    await subject.flush();
+    expect(written.map((w) => [w.counts.length, w.failures.length])).toEqual([
+      [1, 1000],
+      [0, 1000],
+      [0, 500],
+    ]);
+    expect(written[0].counts[0].count).toBe(2500);
+  });
+
+  it('runs one flush at a time: one asked for during another writes what came since', async () => {
+    const { subject, hear, write, written } = recorder();
+    let release: () => void = () => undefined;
+    write.mockImplementationOnce(async (counts, failures) => {
+      written.push({ counts: [...counts], failures: [...failures] });
+      await new Promise<void>((resolve) => (release = resolve));
+    });
+    hear(outcome(200, key(1)));
+    const first = subject.flush();
+    await new Promise((resolve) => setImmediate(resolve));
+    hear(outcome(201, key(1)));
+    const second = subject.flush();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(write).toHaveBeenCalledTimes(1);
+    release();
+    await Promise.all([first, second]);
+    expect(written.map((w) => w.counts.map((c) => c.status))).toEqual([[200], [201]]);
+  });
+
+  it('flushes what is counted when the application shuts down', async () => {
+    const { subject, hear, written } = recorder();
+    subject.onApplicationBootstrap();
+    hear(outcome(200, key(5)));
+    await subject.onApplicationShutdown();
+    expect(written).toEqual([{ counts: [expect.objectContaining({ keyId: 5, count: 1 })], failures: [] }]);
+  });
+
+  it('counts a request refused before the guards for its key when the key is good', async () => {
+    const { subject, hear, identify, written } = recorder();
+    identify.mockResolvedValueOnce(7).mockResolvedValueOnce(null);
+    hear(outcome(413, null, { error: 'Payload too large', headers: { authorization: `Bearer ${KEY}` } }));
+    hear(outcome(400, null, { headers: { authorization: `Bearer csh_at_${'b'.repeat(64)}` } }));
+    // No key, another credential, or a success: nothing to look up.
+    hear(outcome(404, null));
+    hear(outcome(400, null, { headers: { authorization: 'Bearer eyJ.x.y' } }));
+    hear(outcome(200, null, { headers: { authorization: `Bearer ${KEY}` } }));
+    await subject.onApplicationShutdown();
+    expect(identify).toHaveBeenCalledTimes(2);
+    expect(identify).toHaveBeenCalledWith(KEY, '10.0.0.9');
+    expect(written).toHaveLength(1);
+    expect(written[0].counts).toEqual([expect.objectContaining({ keyId: 7, status: 413, count: 1 })]);
+    expect(written[0].failures).toEqual([expect.objectContaining({ keyId: 7, error: 'Payload too large' })]);
+  });
+});
+
+describe('withoutSecrets', () => {
+  it('cuts to the length', () => {
+    expect(withoutSecrets('abcdef', 3)).toBe('abc');
+  });
+});

@@ -1,0 +1,183 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { KeyChecks } from '../access-keys/key-checks';
+import { headerOf, isRepeated } from '../common/http/header-of';
+import { RequestOutcomes, type RequestOutcome } from '../common/http/request-outcomes';
+import type { Environment } from '../config/environment';
+import { withoutSecrets, type FailedRequest } from './failed-request';
+import { RequestLogRepository } from './request-log.repository';
+import { RequestTally } from './request-tally';
+
+/** Failures are kept this long (contract §15); counts too. */
+export const RETENTION_DAYS = 30;
+const PRUNE_EVERY_MS = 3_600_000;
+// Bounds while the database is away: beyond them failures are dropped (and counted in the log).
+const MAX_WAITING_FAILURES = 10_000;
+const FAILURES_PER_WRITE = 1_000;
+const MAX_IDENTIFYING = 64;
+const BEARER_KEY = /^Bearer[ \t]+(csh_at_\S+)[ \t]*$/i;
+
+/**
+ * The request log's writer (contract §15). Every request whose integration key was identified
+ * is counted in memory per key, method, route and status; one answered 400 or above is also
+ * queued in full. Every REQUEST_LOG_FLUSH_MS one statement adds the counts to the current
+ * minute's rows and appends the failures, so a successful request costs a few map operations
+ * and no write. What a flush takes is cleared from memory, and what it could not write goes
+ * back for the next one; shutdown flushes the rest. Any number of instances add to the same
+ * rows. Once an hour one of them prunes what is older than the retention.
+ */
+@Injectable()
+export class RequestRecorder implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('RequestLog');
+  private readonly tally = new RequestTally();
+  private failures: FailedRequest[] = [];
+  private dropped = 0;
+  private readonly identifying = new Set<Promise<void>>();
+  private readonly flushEveryMs: number;
+  private timer?: NodeJS.Timeout;
+  private flushes: Promise<void> = Promise.resolve();
+  private busy = false;
+  private lastPrune = 0;
+  private pruning: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    outcomes: RequestOutcomes,
+    private readonly keys: KeyChecks,
+    private readonly repository: RequestLogRepository,
+    config: ConfigService<Environment, true>,
+  ) {
+    this.flushEveryMs = config.get('REQUEST_LOG_FLUSH_MS', { infer: true });
+    outcomes.listen((outcome) => this.hear(outcome));
+  }
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => {
+      this.pruneNowAndThen();
+      if (!this.busy) void this.flush();
+    }, this.flushEveryMs);
+    this.timer.unref();
+  }
+
+  /** After the HTTP server has closed: what is still counted or queued is written now. */
+  async onApplicationShutdown(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await Promise.allSettled([...this.identifying, this.pruning]);
+    await this.flush();
+  }
+
+  /** One request's outcome, after its answer. */
+  hear(outcome: RequestOutcome): void {
+    const principal = outcome.context?.principal;
+    if (principal) {
+      // A 401 refuses the key: it was not identified, even where this instance had known it.
+      if (principal.kind === 'integration_key' && outcome.status !== 401) this.count(principal.id, outcome, Date.now());
+    } else if (outcome.status >= 400 && outcome.status !== 401) {
+      this.identifyLater(outcome);
+    }
+  }
+
+  /** Writes what was counted and queued so far (after any flush under way). */
+  flush(): Promise<void> {
+    this.flushes = this.flushes.then(() => this.writeOnce());
+    return this.flushes;
+  }
+
+  /** Removes what is older than the retention, unless another instance is doing it. */
+  async prune(): Promise<boolean> {
+    return this.repository.prune(RETENTION_DAYS);
+  }
+
+  private count(keyId: number, outcome: RequestOutcome, at: number): void {
+    this.tally.add(keyId, outcome.method, outcome.route, outcome.status);
+    if (outcome.status >= 400) this.keep(keyId, outcome, at);
+  }
+
+  private keep(keyId: number, outcome: RequestOutcome, at: number): void {
+    if (this.failures.length >= MAX_WAITING_FAILURES) {
+      this.dropped++;
+      return;
+    }
+    const { request, context } = outcome;
+    const idempotencyKey = headerOf(request, 'idempotency-key');
+    this.failures.push({
+      keyId,
+      at: new Date(at),
+      method: outcome.method.slice(0, 16),
+      route: outcome.route,
+      path: withoutSecrets(context?.path ?? (request.originalUrl ?? request.url).split('?')[0], 2048),
+      status: outcome.status,
+      error: outcome.error === null ? null : withoutSecrets(outcome.error, 1000),
+      requestId: (context?.requestId ?? (typeof request.id === 'string' ? request.id : '')).slice(0, 64),
+      idempotencyKey: idempotencyKey === undefined ? null : withoutSecrets(idempotencyKey, 255),
+      durationMs: Math.max(0, Math.round(outcome.durationMs * 100) / 100),
+      ip: (context?.ip ?? request.ip ?? '').slice(0, 64),
+    });
+  }
+
+  /**
+   * A request refused before any guard looked at its key (a body too large, malformed JSON, an
+   * unknown route) counts for the key when it is a good one: looked up after the answer.
+   */
+  private identifyLater(outcome: RequestOutcome): void {
+    const header = outcome.request.headers.authorization;
+    if (header === undefined || this.identifying.size >= MAX_IDENTIFYING) return;
+    const token = BEARER_KEY.exec(header)?.[1];
+    if (token === undefined || isRepeated(outcome.request, 'authorization')) return;
+    const at = Date.now();
+    const ip = outcome.context?.ip ?? outcome.request.ip ?? '';
+    const work: Promise<void> = this.keys
+      .identify(token, ip)
+      .then(
+        (keyId) => {
+          if (keyId !== null) this.count(keyId, outcome, at);
+        },
+        (error: Error) => this.logger.warn(`could not identify the key of a refused request: ${error.message}`),
+      )
+      .finally(() => this.identifying.delete(work));
+    this.identifying.add(work);
+  }
+
+  private async writeOnce(): Promise<void> {
+    this.busy = true;
+    try {
+      if (this.dropped > 0) {
+        this.logger.warn(`${this.dropped} failed requests were not logged: too many waited for the database`);
+        this.dropped = 0;
+      }
+      if (this.tally.isEmpty && this.failures.length === 0) return;
+      let counts = this.tally.take();
+      const waiting = this.failures;
+      this.failures = [];
+      for (let from = 0; from === 0 || from < waiting.length; from += FAILURES_PER_WRITE) {
+        try {
+          await this.repository.write(counts, waiting.slice(from, from + FAILURES_PER_WRITE));
+          counts = [];
+        } catch (error) {
+          this.tally.restore(counts);
+          this.requeue(waiting.slice(from));
+          this.logger.warn(`could not write the request log: ${(error as Error).message}`);
+          return;
+        }
+      }
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /** Failures a write could not take go back before those queued since, within the bound. */
+  private requeue(failures: FailedRequest[]): void {
+    this.failures = failures.concat(this.failures);
+    if (this.failures.length > MAX_WAITING_FAILURES) {
+      this.dropped += this.failures.length - MAX_WAITING_FAILURES;
+      this.failures.length = MAX_WAITING_FAILURES;
+    }
+  }
+
+  private pruneNowAndThen(): void {
+    if (Date.now() - this.lastPrune < PRUNE_EVERY_MS) return;
+    this.lastPrune = Date.now();
+    this.pruning = this.prune().catch((error: Error) =>
+      this.logger.warn(`could not prune the request log: ${error.message}`),
+    );
+  }
+}
