@@ -16,7 +16,7 @@ const EXPORTED = {
   catalog: ['catalog-matcher.ts', 'catalog.service.ts', 'catalog.sql.ts'],
   identity: ['identity.sql.ts', 'brands.service.ts', 'users.service.ts'],
   inventory: ['inventory.service.ts'],
-  idempotency: ['idempotent-post.decorator.ts'],
+  idempotency: ['idempotent-post.decorator.ts', 'read-only-post.decorator.ts'],
   'access-keys': [
     'key-checks.ts',
     'integration-key-owners.ts',

@@ -200,6 +200,16 @@ describe('the OpenAPI document describes the real answers', () => {
       422,
     );
     await send('post', webhook, writer.headers, order, 403);
+    const preflight = '/orders/integrations/partner/preflight';
+    await send(
+      'post',
+      preflight,
+      storefront.headers,
+      { ...order, items: [...order.items, { article: 'NONE', size: 'm', quantity: 1 }] },
+      200,
+    );
+    await send('post', preflight, storefront.headers, { partnerOrderId: 'DOC-3' }, 400);
+    await send('post', preflight, writer.headers, order, 403);
 
     const sfOrder = await get(`/orders/admin/${accepted.body.order.id}`, writer.headers);
     const line = { orderItemId: sfOrder.body.items[0].id, quantity: 1 };

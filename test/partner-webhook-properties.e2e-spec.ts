@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import request from 'supertest';
-import { createProduct, Fixtures, issueKey, type IssuedKey } from './support/fixtures';
+import { Fixtures, issueKey, type IssuedKey } from './support/fixtures';
+import { anyBody, seedPartnerCatalog } from './support/partner-bodies';
 import { countRows } from './support/stock-probe';
 import { createTestDatabase, withClient, type TestDatabase } from './support/test-database';
 import { startTestApp, type TestApp } from './support/test-app';
@@ -20,100 +21,12 @@ describe('storefront webhook under arbitrary input', () => {
     const fx = await Fixtures.create(t.http);
     const brand = await fx.brand();
     storefront = await issueKey(fx, brand, { permissions: ['orders.create_partner'] });
-    await createProduct(fx, brand, {
-      article: 'A-1',
-      storefrontArticle: 'SF-A',
-      priceKopeks: 1000,
-      sizes: [
-        { name: 'S', stock: 5 },
-        { name: 'M', priceKopeks: 1200 },
-      ],
-    });
-    await createProduct(fx, brand, {
-      article: 'B-1',
-      storefrontArticle: 'SF-B',
-      priceKopeks: 700,
-      sizes: [{ name: 'One', stock: 1000 }],
-    });
-    await createProduct(fx, brand, { article: 'C-1', storefrontArticle: 'SF-C', priceKopeks: 300 });
+    await seedPartnerCatalog(fx, brand);
   });
   afterAll(async () => {
     await t?.close();
     await db?.drop();
   });
-
-  const junk = fc.oneof(
-    fc.constant(undefined),
-    fc.constant(null),
-    fc.integer(),
-    fc.double(),
-    fc.string(),
-    fc.boolean(),
-    fc.array(fc.integer(), { maxLength: 2 }),
-    fc.object({ maxDepth: 1 }),
-  );
-  const item = fc.record(
-    {
-      article: fc.oneof(fc.constantFrom('SF-A', 'SF-B', 'SF-C', 'A-1', 'NOPE', ''), junk),
-      size: fc.oneof(fc.constantFrom('S', 's', 'M', ' m ', 'One', 'ONE', 'XL', ''), junk),
-      quantity: fc.oneof(fc.integer({ min: -2, max: 4 }), fc.constantFrom(1.5, '2', 0, 1e9), junk),
-      priceKopeks: fc.oneof(fc.constant(undefined), fc.integer({ min: -5, max: 500000 }), junk),
-    },
-    { requiredKeys: [] },
-  );
-  const body = fc.record(
-    {
-      partnerOrderId: fc.oneof(fc.stringMatching(/^P-[0-9]{1,3}$/), fc.constant('   '), junk),
-      recipient: fc.oneof(
-        fc.record(
-          {
-            fullName: fc.oneof(fc.constantFrom('Ivanov Ivan Ivanovich', 'Solo', '  '), junk),
-            phone: fc.oneof(fc.constantFrom('+7 912 000-00-00', '8 (900) 1', 'call me'), junk),
-            email: fc.oneof(fc.constant(undefined), fc.constantFrom('a@b.example', 'nope'), junk),
-          },
-          { requiredKeys: [] },
-        ),
-        junk,
-      ),
-      items: fc.oneof(fc.array(item, { maxLength: 4 }), junk),
-      delivery: fc.oneof(
-        fc.constant(undefined),
-        fc.record(
-          {
-            city: fc.oneof(fc.string(), junk),
-            deliveryCostKopeks: fc.oneof(fc.integer({ min: -10, max: 100000 }), junk),
-          },
-          { requiredKeys: [] },
-        ),
-        junk,
-      ),
-      orderDate: fc.oneof(
-        fc.constant(undefined),
-        fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
-        junk,
-      ),
-      comment: fc.oneof(fc.constant(undefined), fc.string(), junk),
-    },
-    { requiredKeys: [] },
-  );
-
-  // Well-formed orders (some matching, some not, some repeating a number) mixed with anything at all.
-  const wellFormed = fc.record({
-    partnerOrderId: fc.stringMatching(/^W-[0-9]{1,2}$/),
-    recipient: fc.record({
-      fullName: fc.constantFrom('Ivanov Ivan', 'Petrova Anna Sergeevna'),
-      phone: fc.constant('+79120000000'),
-    }),
-    items: fc.array(
-      fc.record({
-        article: fc.constantFrom('SF-A', 'SF-B', 'SF-B', 'SF-C', 'NOPE'),
-        size: fc.constantFrom('s', 'M', 'one', 'One'),
-        quantity: fc.integer({ min: 1, max: 3 }),
-      }),
-      { minLength: 1, maxLength: 3 },
-    ),
-  });
-  const anyBody = fc.oneof({ arbitrary: wellFormed, weight: 2 }, { arbitrary: body, weight: 3 });
 
   const snapshot = async () => ({
     orders: await countRows(db.url, 'orders'),

@@ -5,6 +5,7 @@ import { PreparedStatements, type Prepared } from '../database/prepared';
 import type { Tx } from '../database/transactions';
 import { ProductSizeEntity } from './product-size.entity';
 import { ProductEntity } from './product.entity';
+import { CatalogSql } from './catalog.sql';
 
 /** A product and one of its sizes (or none, for a product without sizes), as line matching reads them. */
 export interface SizeMatchRow {
@@ -16,6 +17,17 @@ export interface SizeMatchRow {
   size_name: string | null;
   name_key: string | null;
   size_price: string | null;
+}
+
+/** A storefront line and what it matched: null ids where it matched no product, or no size of it. */
+export interface StorefrontLineRow {
+  /** 1-based, in the order of the lines. */
+  line: number;
+  product_id: number | null;
+  size_id: number | null;
+  /** bigint as text: the given price, else the size's, else the product's. */
+  price: string | null;
+  stock: number | null;
 }
 
 export interface StockLevelRow {
@@ -38,13 +50,20 @@ export type NewSize = Pick<ProductSizeEntity, 'productId' | 'brandId' | 'name' |
 const MATCH_COLUMNS = `p.id AS product_id, p.article, p.storefront_article, p.price_kopeks AS product_price,
        s.id AS size_id, s.name AS size_name, s.name_key, s.price_kopeks AS size_price`;
 
-const matchBy = (column: 'article' | 'storefront_article'): Prepared => ({
-  name: `match_lines_by_${column}`,
+const MATCH_BY_ARTICLE: Prepared = {
+  name: 'match_lines_by_article',
   text: `SELECT ${MATCH_COLUMNS}
            FROM products p LEFT JOIN product_sizes s ON s.product_id = p.id
-          WHERE p.brand_id = $1 AND p.${column} = ANY($2::text[])`,
-});
-const MATCH_BY = { article: matchBy('article'), storefront_article: matchBy('storefront_article') };
+          WHERE p.brand_id = $1 AND p.article = ANY($2::text[])`,
+};
+
+const LOOKUP_STOREFRONT_LINES: Prepared = {
+  name: 'lookup_storefront_lines',
+  text: CatalogSql.lookupStorefrontLines({
+    brandId: '$1',
+    lines: CatalogSql.storefrontLinesFrom({ articles: '$2', sizeKeys: '$3', quantities: '$4', prices: '$5' }),
+  }),
+};
 
 /** The products and product_sizes tables (the stock column is written by the stock ledger only). */
 @Injectable()
@@ -99,13 +118,23 @@ export class CatalogRepository {
     return this.db.getRepository(ProductEntity).findOne({ where: { id: productId } });
   }
 
-  /** The brand's products with these articles (or storefront articles), each with its sizes. */
-  matchByArticles(
+  /** The brand's products with these articles, each with its sizes. */
+  matchByArticles(brandId: number, articles: string[]): Promise<SizeMatchRow[]> {
+    return this.statements.read<SizeMatchRow>(MATCH_BY_ARTICLE, [brandId, articles]);
+  }
+
+  /** Each storefront line with what the storefront rules match it to (CatalogSql.lookupStorefrontLines). */
+  lookupStorefrontLines(
     brandId: number,
-    column: 'article' | 'storefront_article',
-    articles: string[],
-  ): Promise<SizeMatchRow[]> {
-    return this.statements.read<SizeMatchRow>(MATCH_BY[column], [brandId, articles]);
+    lines: { articles: string[]; sizeKeys: string[]; quantities: number[]; prices: Array<number | null> },
+  ): Promise<StorefrontLineRow[]> {
+    return this.statements.read<StorefrontLineRow>(LOOKUP_STOREFRONT_LINES, [
+      brandId,
+      lines.articles,
+      lines.sizeKeys,
+      lines.quantities,
+      lines.prices,
+    ]);
   }
 
   /** Sizes by id, whatever their brand (the caller checks ownership). */

@@ -10,6 +10,7 @@ import type { CreateProductDto } from './dto/create-product.dto';
 import type { SizeDto } from './dto/size.dto';
 import type { UpdateProductDto } from './dto/update-product.dto';
 import { CatalogRepository, type ProductChange, type StockLevelRow } from './catalog.repository';
+import { sizeKeyOf } from './catalog-matcher';
 import type { ProductEntity } from './product.entity';
 import { actorOf } from '../common/context/actor';
 
@@ -29,8 +30,6 @@ export interface ProductView {
   attributes: Record<string, unknown>;
   sizes: SizeView[];
 }
-
-const sizeKey = (name: string) => name.trim().toLowerCase();
 
 @Injectable()
 export class CatalogService {
@@ -78,7 +77,7 @@ export class CatalogService {
         const byKey = new Map(existing.map((s) => [s.nameKey, s]));
         const added: SizeDto[] = [];
         for (const size of input.sizes ?? []) {
-          const current = byKey.get(sizeKey(size.name));
+          const current = byKey.get(sizeKeyOf(size.name));
           if (!current) added.push(size);
           else if (size.priceKopeks !== undefined) {
             await this.catalog.setSizePrice(tx, current.id, size.priceKopeks);
@@ -116,7 +115,7 @@ export class CatalogService {
         productId: product.id,
         brandId: product.brandId,
         name: size.name.trim(),
-        nameKey: sizeKey(size.name),
+        nameKey: sizeKeyOf(size.name),
         priceKopeks: size.priceKopeks ?? null,
       })),
     );
@@ -171,7 +170,7 @@ export class CatalogService {
 function assertDistinctSizes(sizes: SizeDto[]): void {
   const seen = new Set<string>();
   for (const size of sizes) {
-    const key = sizeKey(size.name);
+    const key = sizeKeyOf(size.name);
     if (seen.has(key)) throw AppError.badRequest([ErrorText.sizeNameRepeated(size.name)]);
     seen.add(key);
   }

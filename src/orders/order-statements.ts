@@ -152,8 +152,12 @@ function acceptStorefrontOrderSql(
        earlier AS (${earlierOrderSql(A.brandId, A.partnerOrderId)}),
        matched AS (${CatalogSql.matchStorefrontLines({
          brandId: A.brandId,
-         lines: `unnest(${A.storefrontArticles}::text[], ${A.sizeKeys}::text[], ${A.quantities}::int[], ${A.givenPrices}::bigint[])
-                 WITH ORDINALITY AS l(article, size_key, quantity, price, line)`,
+         lines: CatalogSql.storefrontLinesFrom({
+           articles: A.storefrontArticles,
+           sizeKeys: A.sizeKeys,
+           quantities: A.quantities,
+           prices: A.givenPrices,
+         }),
          condition: 'NOT EXISTS (SELECT 1 FROM earlier)',
        })}),
        ready AS (SELECT NOT EXISTS (SELECT 1 FROM earlier) AND NOT (SELECT yes FROM listens)

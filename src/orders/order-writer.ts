@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { sizeKeyOf } from '../catalog/catalog-matcher';
+import { storefrontLineArrays } from '../catalog/catalog-matcher';
 import type { LedgerActor } from '../stock-ledger/stock-ledger';
 import type { NewOrder, OrderRef, StorefrontOrder } from './new-order';
 import { PreparedStatements } from '../database/prepared';
@@ -144,12 +144,20 @@ type OutcomeRow = EarlierRow & {
 };
 
 function storefrontValues(order: StorefrontOrder, options: { acceptanceMail: boolean }) {
+  const lines = storefrontLineArrays(
+    order.lines.map((l) => ({
+      article: l.storefrontArticle,
+      size: l.size,
+      quantity: l.quantity,
+      priceKopeks: l.priceKopeks,
+    })),
+  );
   return {
     ...orderValues(order),
-    storefrontArticles: order.lines.map((l) => l.storefrontArticle),
-    sizeKeys: order.lines.map((l) => sizeKeyOf(l.size)),
-    quantities: order.lines.map((l) => l.quantity),
-    givenPrices: order.lines.map((l) => l.priceKopeks ?? null),
+    storefrontArticles: lines.articles,
+    sizeKeys: lines.sizeKeys,
+    quantities: lines.quantities,
+    givenPrices: lines.prices,
     acceptanceMail: options.acceptanceMail,
   };
 }

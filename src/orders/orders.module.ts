@@ -14,12 +14,13 @@ import { OrdersRepository } from './orders.repository';
 import { OrdersService } from './admin/orders.service';
 import { PartnerWebhookController } from './storefront/partner-webhook.controller';
 import { PartnerWebhookService } from './storefront/partner-webhook.service';
+import { PartnerPreflightService } from './storefront/partner-preflight.service';
 import { RecentOrders } from './storefront/recent-orders';
 import { SecurityJournalModule } from '../security-journal/security-journal.module';
 import { OutboxModule } from '../outbox/outbox.module';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 
-/** Orders: the storefront webhook, platform orders and the admin read endpoints. */
+/** Orders: the storefront webhook and its preflight, platform orders and the admin read endpoints. */
 @Module({
   imports: [
     IdempotencyModule,
@@ -37,6 +38,7 @@ import { IdempotencyModule } from '../idempotency/idempotency.module';
     OrdersService,
     OrderWriter,
     PartnerWebhookService,
+    PartnerPreflightService,
     OrderFulfilment,
     OrderLifecycle,
     RecentOrders,

@@ -10,6 +10,7 @@ import {
   SESSION_ONLY,
   SIGNED_WEBHOOK,
 } from '../../src/common/decorators/auth-metadata';
+import { READ_ONLY_POST } from '../../src/idempotency/read-only-post.decorator';
 
 type ModuleRef = Type | DynamicModule | Promise<DynamicModule>;
 
@@ -34,6 +35,8 @@ export interface RouteEntry {
   decisions: Access[];
   /** The interceptors bound to the route (there are no global ones). */
   interceptors: string[];
+  /** A POST that changes nothing and so records no Idempotency-Key (ReadOnlyPost). */
+  readOnlyPost: boolean;
 }
 
 /** Every controller of the application, found through the module graph as Nest walks it. */
@@ -93,7 +96,8 @@ export function routeTable(): RouteEntry[] {
         ...((Reflect.getMetadata(INTERCEPTORS_METADATA, cls) as Type[] | undefined) ?? []),
         ...((Reflect.getMetadata(INTERCEPTORS_METADATA, handler) as Type[] | undefined) ?? []),
       ].map((interceptor) => interceptor.name);
-      routes.push({ method: RequestMethod[method], path, decisions, interceptors });
+      const readOnlyPost = Reflect.getMetadata(READ_ONLY_POST, handler) === true;
+      routes.push({ method: RequestMethod[method], path, decisions, interceptors, readOnlyPost });
     }
   }
   return routes.sort((a, b) => `${a.method} ${a.path}`.localeCompare(`${b.method} ${b.path}`));

@@ -1,4 +1,4 @@
-import { Body, Controller, Res } from '@nestjs/common';
+import { Body, Controller, HttpCode, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
 import type { HttpReply } from '../../common/context/http-types';
 import type { BrandContext } from '../../common/context/request-context';
@@ -8,12 +8,18 @@ import { RequirePermission } from '../../common/decorators/require-permission.de
 import { PartnerWebhookResponse } from '../dto/order.responses';
 import { PartnerOrderDto } from '../dto/partner-order.dto';
 import { PartnerWebhookService } from './partner-webhook.service';
+import { PartnerPreflightResponse } from '../dto/partner-preflight.responses';
+import { PartnerPreflightService } from './partner-preflight.service';
+import { ReadOnlyPost } from '../../idempotency/read-only-post.decorator';
 import { IdempotentPost } from '../../idempotency/idempotent-post.decorator';
 
 @ApiTags('storefront webhook')
 @Controller('orders/integrations/partner')
 export class PartnerWebhookController {
-  constructor(private readonly webhook: PartnerWebhookService) {}
+  constructor(
+    private readonly webhook: PartnerWebhookService,
+    private readonly preflight: PartnerPreflightService,
+  ) {}
 
   @RequirePermission('orders.create_partner')
   @KeyCheckedByStatement()
@@ -32,5 +38,20 @@ export class PartnerWebhookController {
     const outcome = await this.webhook.accept(ctx, body);
     response.status(outcome.status);
     return outcome.body;
+  }
+
+  /**
+   * Not a hot path, so the key is checked by the guards (no KeyCheckedByStatement), and it writes
+   * nothing, so no Idempotency-Key is recorded (ReadOnlyPost).
+   */
+  @RequirePermission('orders.create_partner')
+  @ReadOnlyPost('preflight')
+  @HttpCode(200)
+  @ApiOkResponse({
+    type: PartnerPreflightResponse,
+    description: 'What the webhook would do with this body now: its matching, prices and totals; nothing is written',
+  })
+  check(@BrandCtx() ctx: BrandContext, @Body() body: PartnerOrderDto): Promise<PartnerPreflightResponse> {
+    return this.preflight.check(ctx, body);
   }
 }
