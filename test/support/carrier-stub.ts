@@ -23,7 +23,8 @@ export interface StubShipment {
  * Run it by hand: `npm run carrier-stub -- --port 4010 --token dev --fail-first 2`.
  */
 export class CarrierStub {
-  readonly calls: Array<{ idempotencyKey?: string; status: number }> = [];
+  /** Each call's idempotency key, answer and W3C `traceparent` (sent when the service traces). */
+  readonly calls: Array<{ idempotencyKey?: string; status: number; traceparent?: string }> = [];
   readonly shipments = new Map<string, StubShipment>();
   down = false;
   /** Requests that arrived, answered or not (the slow mode answers late). */
@@ -57,7 +58,7 @@ export class CarrierStub {
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const idempotencyKey = req.headers['idempotency-key'] as string | undefined;
     const answer = (status: number, body: unknown) => {
-      this.calls.push({ idempotencyKey, status });
+      this.calls.push({ idempotencyKey, status, traceparent: req.headers.traceparent as string | undefined });
       res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
     };
     if (this.options.delayMs) await new Promise((resolve) => setTimeout(resolve, this.options.delayMs));
