@@ -59,6 +59,9 @@ describe('docs/api.md examples', () => {
       /"ok":true,"duplicate":false,"order":\{"id":\d+,"orderNumber":"\d+","hash":"[\w-]+","totalKopeks":1405000\}/,
     );
     expect(stdout).toContain(`{"ok":true}`);
+    expect(stdout).toMatch(
+      /\{"ok":false,"duplicate":false,"lines":\[\{"article":"TILDA-77","size":"m","quantity":1,"matched":true,"productId":\d+,"sizeId":\d+,"priceKopeks":450000,"lineTotalKopeks":450000,"stock":8,"problem":null\},.*"itemsTotalKopeks":450000,"deliveryCostKopeks":0,"totalKopeks":450000,"problems":\["items\.1: product \\"TILDA-77\\" has no size \\"XXL\\""\]\}/,
+    );
     expect(stdout).toMatch(/"duplicate":false,"return":\{"id":\d+,"returnNumber":"R-000001".*"status":"requested"/);
     expect(stdout).toMatch(/"status":"partially_received"|"status":"received"/);
     expect(stdout).toMatch(/"refundStatus":"refunded"/);
