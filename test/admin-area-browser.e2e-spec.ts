@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import request from 'supertest';
+import { eventually } from './support/eventually';
 import { createProduct, issueKey } from './support/fixtures';
 import { closeSuite, openSuite, type Suite } from './support/suite';
 import { ADMIN, bearer } from './support/test-app';
@@ -270,6 +271,51 @@ describe('the admin area in a browser', () => {
     await page.getByRole('link', { name: 'Security journal' }).click();
     await page.getByRole('cell', { name: 'integration_key_issued' }).first().waitFor();
     await check(page, 'journal');
+    await context.close();
+  });
+
+  it("shows a key's requests: its recent failures and its 24-hour counts by status", async () => {
+    const key = await issueKey(suite.fx, brand.id, {
+      name: 'Watched storefront',
+      permissions: ['orders.create_partner'],
+    });
+    const refused = await request(suite.t.http)
+      .post('/orders/integrations/partner/webhook')
+      .set({ ...key.headers, 'X-Request-Id': 'browser-log-1' })
+      .send({
+        partnerOrderId: 'LOG-1',
+        recipient: { fullName: 'Sidorova Anna', phone: '+79005554433' },
+        items: [{ article: 'NO-SUCH', size: 'M', quantity: 1 }],
+      })
+      .expect(422);
+    await request(suite.t.http).get('/orders/admin/all?limit=1').set(key.headers).expect(403);
+    // Written by the next flush, within seconds.
+    await eventually(async () => {
+      const usage = await request(suite.t.http)
+        .get(`/admin/brands/${brand.id}/integration-keys/${key.id}/usage`)
+        .set(bearer(suite.fx.admin))
+        .expect(200);
+      expect(usage.body.last24h.total).toBe(2);
+    });
+
+    const context = await newContext();
+    const page = await signIn(context, ADMIN.email, ADMIN.password);
+    await page.getByLabel('Store', { exact: true }).selectOption({ label: brand.name });
+    await page.getByRole('link', { name: 'Integration keys' }).click();
+    await page.getByRole('button', { name: 'Requests of Watched storefront' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Requests of Watched storefront' });
+    const failure = dialog.getByRole('row').filter({ hasText: 'browser-log-1' });
+    await failure.waitFor();
+    await expect(failure.textContent()).resolves.toContain(refused.body.error as string);
+    await expect(failure.textContent()).resolves.toContain('/orders/integrations/partner/webhook');
+    await expect(failure.getByRole('cell', { name: '422', exact: true }).count()).resolves.toBe(1);
+    await expect(dialog.getByRole('row').count()).resolves.toBe(3);
+    await dialog.getByText('Status 422').waitFor();
+    await dialog.getByText('Status 403').waitFor();
+    await check(page, 'key-requests-dialog');
+    expect(await dialog.textContent()).not.toContain(key.key);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.waitFor({ state: 'detached', timeout: 5000 });
     await context.close();
   });
 

@@ -210,6 +210,12 @@ describe('the OpenAPI document describes the real answers', () => {
     );
     await send('post', preflight, storefront.headers, { partnerOrderId: 'DOC-3' }, 400);
     await send('post', preflight, writer.headers, order, 403);
+    // The storefront's 422 reaches its key's request log (contract §15) within seconds.
+    await eventually(async () =>
+      expect((await get(`${keysPath}/${storefront.id}/requests?limit=5`, admin)).body.items).not.toEqual([]),
+    );
+    await get(`${keysPath}/${storefront.id}/usage`, admin);
+    await get(`${keysPath}/${storefront.id}/requests?limit=0`, admin, 400);
 
     const sfOrder = await get(`/orders/admin/${accepted.body.order.id}`, writer.headers);
     const line = { orderItemId: sfOrder.body.items[0].id, quantity: 1 };

@@ -34,3 +34,4 @@ export type {
   WebhookSecretResponse,
 } from '../../src/webhooks/dto/webhook.responses';
 export type { JournalListResponse } from '../../src/security-journal/dto/journal.responses';
+export type { KeyRequestListResponse, KeyUsageResponse } from '../../src/request-log/dto/request-log.responses';

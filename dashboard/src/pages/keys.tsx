@@ -3,6 +3,7 @@ import { get, post } from '../api';
 import { BRAND_PERMISSIONS, SETTINGS_MANAGE } from '../contract';
 import type { IntegrationKeyListResponse, IntegrationKeyResponse, IssuedIntegrationKeyResponse } from '../types';
 import { DataTable } from '../ui/data-table';
+import { KeyRequestsDialog } from './key-requests';
 import { Confirm, Dialog } from '../ui/dialog';
 import { expiresSoon, when } from '../ui/format';
 import { SecretDialog } from '../ui/secret-dialog';
@@ -26,6 +27,7 @@ export function KeysPage(props: { brandId: number }) {
   const [shown, setShown] = useState<IssuedIntegrationKeyResponse | null>(null);
   const [revoking, setRevoking] = useState<IntegrationKeyResponse | null>(null);
   const [rolling, setRolling] = useState<IntegrationKeyResponse | null>(null);
+  const [watching, setWatching] = useState<IntegrationKeyResponse | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   return (
@@ -66,22 +68,28 @@ export function KeysPage(props: { brandId: number }) {
             header: 'Actions',
             hideHeader: true,
             class: 'row-actions',
-            cell: (key) =>
-              key.status === 'active' && (
-                <>
-                  <button type="button" aria-label={`Roll ${key.name}`} onClick={() => setRolling(key)}>
-                    Roll
-                  </button>
-                  <button
-                    type="button"
-                    class="danger"
-                    aria-label={`Revoke ${key.name}`}
-                    onClick={() => setRevoking(key)}
-                  >
-                    Revoke
-                  </button>
-                </>
-              ),
+            cell: (key) => (
+              <>
+                <button type="button" aria-label={`Requests of ${key.name}`} onClick={() => setWatching(key)}>
+                  Requests
+                </button>
+                {key.status === 'active' && (
+                  <>
+                    <button type="button" aria-label={`Roll ${key.name}`} onClick={() => setRolling(key)}>
+                      Roll
+                    </button>
+                    <button
+                      type="button"
+                      class="danger"
+                      aria-label={`Revoke ${key.name}`}
+                      onClick={() => setRevoking(key)}
+                    >
+                      Revoke
+                    </button>
+                  </>
+                )}
+              </>
+            ),
           },
         ]}
       />
@@ -104,6 +112,7 @@ export function KeysPage(props: { brandId: number }) {
           onClose={() => setShown(null)}
         />
       )}
+      {watching && <KeyRequestsDialog base={base} apiKey={watching} onClose={() => setWatching(null)} />}
       {revoking && (
         <Confirm
           title={`Revoke ${revoking.name}?`}

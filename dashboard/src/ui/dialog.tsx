@@ -10,6 +10,8 @@ export function Dialog(props: {
   title: string;
   onClose: () => void;
   describedBy?: string;
+  /** Room for a table. */
+  wide?: boolean;
   children: ComponentChildren;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
@@ -21,6 +23,7 @@ export function Dialog(props: {
   return (
     <dialog
       ref={ref}
+      class={props.wide ? 'wide' : undefined}
       aria-label={props.title}
       aria-describedby={props.describedBy}
       onCancel={(event) => {
