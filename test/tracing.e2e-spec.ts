@@ -225,7 +225,9 @@ describe('traces (OTLP/HTTP)', () => {
     });
 
     it('a webhook delivery carries the traceparent of its exported client span; its signature still verifies', async () => {
-      expect((await storefrontOrder(service, setUp.storefront.key, 'TR-3')).status).toBe(201);
+      const orderTrace = randomHex(16);
+      const traceparent = `00-${orderTrace}-${randomHex(8)}-01`;
+      expect((await storefrontOrder(service, setUp.storefront.key, 'TR-3', { traceparent })).status).toBe(201);
       const message = await eventually(() => {
         const found = hooks.at('/hook').find((m) => m.json.data.partnerOrderId === 'TR-3');
         expect(found).toBeDefined();
@@ -238,6 +240,10 @@ describe('traces (OTLP/HTTP)', () => {
         return found!;
       });
       expect(client).toMatchObject({ traceId, kind: SpanKind.CLIENT, scope: '@opentelemetry/instrumentation-http' });
+      // The worker's, not part of the order's request: that answered long before (and would hold
+      // every later round of the worker it woke).
+      expect(client.parentSpanId).toBe('');
+      expect(traceId).not.toBe(orderTrace);
       // Where it went, by origin only: a receiver's path or query may hold its own token.
       expect(client.attributes['url.full']).toBe(new URL(hooks.url('/hook')).origin);
       expect(

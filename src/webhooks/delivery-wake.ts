@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { detached } from '../common/runtime/detached';
 import { DatabaseNotifications } from '../database/notifications';
 import { outsideRequestCommits } from '../database/request-commits';
 import { Transactions, type Tx } from '../database/transactions';
@@ -24,10 +25,13 @@ export class DeliveryWake {
 
   /** Deliveries have committed (a statement outside a transaction, once it returned). */
   committed(): void {
-    // The worker's transactions are its own, not the waking request's (RequestCommits).
-    outsideRequestCommits(() => {
-      if (!this.dispatcher.wake()) this.notifyWorkers();
-    });
+    // The worker's transactions are its own, not the waking request's (RequestCommits), and so
+    // are its rounds: a timer set in the request's context would carry the request's trace on.
+    detached(() =>
+      outsideRequestCommits(() => {
+        if (!this.dispatcher.wake()) this.notifyWorkers();
+      }),
+    );
   }
 
   /** Deliveries are written in `tx`: the workers hear of them once it commits. */
