@@ -60,8 +60,16 @@ describe('POST /orders/integrations/partner/preflight', () => {
   };
 
   beforeAll(async () => {
-    ({ db, t, fx } = await openSuite());
+    // Brand A listens for order.created (its endpoint is never called), so an order writes its event.
+    ({ db, t, fx } = await openSuite({
+      env: { WEBHOOK_WORKER: 'false', OUTBOX_WORKER: 'false', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' },
+    }));
     brandA = await fx.brand();
+    await request(t.http)
+      .post(`/admin/brands/${brandA}/webhook-endpoints`)
+      .set(bearer(fx.admin))
+      .send({ url: 'http://127.0.0.1:9/orders', eventTypes: ['order.created'] })
+      .expect(201);
     brandB = await fx.brand();
     storefront = await issueKey(fx, brandA, { name: 'Storefront', permissions: ['orders.create_partner'] });
     reader = await issueKey(fx, brandA, { permissions: ['orders.read'] });
@@ -371,6 +379,8 @@ describe('POST /orders/integrations/partner/preflight', () => {
       expect(keyed.headers['idempotent-replayed']).toBeUndefined();
       expect([200, 400]).toContain(keyed.status);
     }
+    // Not even read: one the webhook would refuse as malformed changes nothing here.
+    await preflight(bodies[0], storefront, { 'Idempotency-Key': 'x'.repeat(300) }).expect(200);
     // Another brand's key asking about this brand's order number: its own brand, no refusal to journal.
     expect((await preflight(existing, otherBrand).expect(200)).body.duplicate).toBe(false);
     expect(await counts()).toEqual(before);
@@ -383,6 +393,7 @@ describe('POST /orders/integrations/partner/preflight', () => {
     expect(after.stock_movements).toBe(before.stock_movements + 1);
     expect(after.idempotency_keys).toBe(before.idempotency_keys + 1);
     expect(after.outbox).toBe(before.outbox + 1);
+    expect(after.domain_events).toBe(before.domain_events + 1);
     expect(await stockOf(m)).toBe(stockBefore - 2);
   });
 });
