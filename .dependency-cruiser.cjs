@@ -9,7 +9,7 @@ const EXPORTED = {
   outbox: ['outbox.ts', 'outbox-jobs.repository.ts'],
   orders: ['order-lifecycle.ts', 'order-fulfilment.ts', 'carrier-status.ts', 'follow-up-data.ts'],
   returns: ['returns.service.ts'],
-  'domain-events': ['domain-events.sql.ts'],
+  'domain-events': ['domain-events.ts', 'domain-events.sql.ts', 'event-types.ts'],
   webhooks: ['webhooks.sql.ts', 'webhook-dispatcher.ts', 'delivery-wake.ts', 'webhook-figures.ts'],
   // The primary of `npm run start:cluster` serves every worker's figures.
   metrics: ['cluster-metrics.ts', 'metrics-server.ts'],

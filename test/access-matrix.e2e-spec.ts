@@ -51,6 +51,13 @@ function expected(access: Access, caller: Caller): Outcome {
     case 'session':
       if (caller === 'anonymous' || caller === 'siteKey') return UNAUTHORIZED;
       return SESSIONS.includes(caller) ? 'allowed' : [403, ErrorText.sessionRequired];
+    case 'anyPermission': {
+      // Brand-scoped like a permission; a key of another brand reads its own brand's.
+      if (caller === 'anonymous' || caller === 'siteKey') return UNAUTHORIZED;
+      if (caller === 'superadmin' || caller === 'keyOtherBrand') return 'allowed';
+      if (caller === 'outsider') return [403, ErrorText.noBrandAccess];
+      return access.permissions.some(HOLDS[caller]!) ? 'allowed' : missing(access.permissions[0]);
+    }
     case 'permission': {
       const p = access.permission;
       if (caller === 'anonymous' || caller === 'siteKey') return UNAUTHORIZED;

@@ -244,6 +244,17 @@ describe('the OpenAPI document describes the real answers', () => {
     await newReturn('doc-r4', 201);
     await newReturn('doc-r5', 422);
 
+    // The events API (contract §16): the changes above are the brand's events.
+    const events = await eventually(async () => {
+      const page = await get('/events?limit=3&types=order.*,return.*', writer.headers);
+      expect(page.body.items).toHaveLength(3);
+      return page;
+    });
+    await get(`/events?after=${events.body.nextCursor}`, writer.headers);
+    await get(`/events/${events.body.items[0].id}`, writer.headers);
+    await get('/events?after=not-a-cursor', writer.headers, 400);
+    await get('/events/999999999', writer.headers, 404);
+
     const second = await send(
       'post',
       '/orders/admin',

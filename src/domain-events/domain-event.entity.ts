@@ -1,12 +1,14 @@
-import { Check, Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
 
 /**
  * What happened to an order or a return, written in the transaction of the change (contract
- * §10): the outbound webhooks deliver from here. `sequence` counts one subject's events from 1.
+ * §10): the outbound webhooks deliver from here, and the events API reads it (§16). `sequence`
+ * counts one subject's events from 1.
  */
 @Entity('domain_events')
 @Unique('uq_domain_events_sequence', ['subject', 'subjectId', 'sequence'])
-@Check('ck_domain_events_subject', `"subject" IN ('order', 'return')`)
+@Check('ck_domain_events_subject', `"subject" IN ('order', 'return', 'size', 'product')`)
+@Index('ix_domain_events_brand_position', ['brandId', 'position', 'id'])
 export class DomainEventEntity {
   @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'BY DEFAULT' })
   id: string;
@@ -15,13 +17,20 @@ export class DomainEventEntity {
   brandId: number;
 
   @Column({ type: 'varchar', length: 16 })
-  subject: 'order' | 'return';
+  subject: 'order' | 'return' | 'size' | 'product';
 
   @Column({ name: 'subject_id', type: 'integer' })
   subjectId: number;
 
   @Column({ type: 'integer' })
   sequence: number;
+
+  /**
+   * Where the event stands in its brand's stream (§16): the writing transaction's id (an xid8's
+   * value), raised to its subject's previous event's when that is higher (domain-events.sql.ts).
+   */
+  @Column({ type: 'bigint' })
+  position: string;
 
   @Column({ type: 'varchar', length: 64 })
   type: string;

@@ -1,7 +1,7 @@
 import type { DomainEventSubscriber } from './domain-event-subscriber';
 
 export interface EventPart {
-  subject: 'order' | 'return';
+  subject: 'order' | 'return' | 'size' | 'product';
   brandId: string;
   subjectId: string;
   type: string;
@@ -22,9 +22,9 @@ export interface DomainEventsSql {
   /** True when some subscriber wants events of `type` of the brand. */
   wanted(brandId: string, type: string): string;
   /**
-   * CTEs appending one event of the subject, numbered after its last (the caller holds the
-   * subject's row lock, so numbers never collide; the unique key backs that up), and the
-   * subscribers' writes for it.
+   * CTEs appending one event of the subject, numbered and positioned after its last (the caller
+   * holds the subject's row lock, so numbers never collide, the unique key backing that up, and
+   * the last event's transaction has ended or is this one), and the subscribers' writes for it.
    */
   appendCtes(p: EventPart): string;
   /** After appendCtes: how many units of work the subscribers wrote (an int). */
@@ -32,6 +32,14 @@ export interface DomainEventsSql {
   /** A statement appending one event; its one row's `written` is the subscribers' work. */
   append(p: EventPart): string;
 }
+
+/**
+ * An event's position (contract §16) is at least its transaction's id, so it stays at or above
+ * the readers' horizon (EventsRepository) while that transaction runs, and at least its
+ * subject's previous event's, so one subject's events are read in sequence even when a later
+ * one's transaction has the smaller id. The xid8 is kept as its bigint value.
+ */
+const POSITION_OF_THIS_TRANSACTION = 'pg_current_xact_id()::text::bigint';
 
 /** The parts for these subscribers (none: events are recorded and nothing else is written). */
 export function domainEventsSql(subscribers: readonly DomainEventSubscriber[]): DomainEventsSql {
@@ -42,10 +50,11 @@ export function domainEventsSql(subscribers: readonly DomainEventSubscriber[]): 
     appendCtes: (p) =>
       [
         `domain_event AS (
-       INSERT INTO domain_events (brand_id, subject, subject_id, sequence, type, data)
-       SELECT ${p.brandId}, '${p.subject}', ${p.subjectId}, seq.n, ${p.type}, ${p.data} || jsonb_build_object('sequence', seq.n)
+       INSERT INTO domain_events (brand_id, subject, subject_id, sequence, type, data, position)
+       SELECT ${p.brandId}, '${p.subject}', ${p.subjectId}, seq.n, ${p.type}, ${p.data} || jsonb_build_object('sequence', seq.n),
+              GREATEST(${POSITION_OF_THIS_TRANSACTION}, seq.last_position)
          FROM ${p.from},
-              LATERAL (SELECT COALESCE(max(e.sequence), 0) + 1 AS n FROM domain_events e
+              LATERAL (SELECT COALESCE(max(e.sequence), 0) + 1 AS n, max(e.position) AS last_position FROM domain_events e
                         WHERE e.subject = '${p.subject}' AND e.subject_id = ${p.subjectId}) AS seq
         ${p.condition ? `WHERE ${p.condition}` : ''}
        RETURNING brand_id, type, data, occurred_at

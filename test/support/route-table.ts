@@ -2,6 +2,7 @@ import { RequestMethod, type DynamicModule, type Type } from '@nestjs/common';
 import { INTERCEPTORS_METADATA, METHOD_METADATA, MODULE_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { AppModule } from '../../src/app.module';
 import {
+  ANY_PERMISSION,
   AUTH_REALM,
   IS_PUBLIC,
   KEY_CHECKED_BY_STATEMENT,
@@ -24,6 +25,8 @@ export type Access =
       /** An integration key's liveness is checked by the route's own statement (access-keys' fast lane). */
       keyCheckedByStatement: boolean;
     }
+  /** Brand-scoped, for a caller holding any of `permissions` (the service decides the rest). */
+  | { kind: 'anyPermission'; permissions: string[] }
   | { kind: 'session' }
   | { kind: 'signed'; signer: string }
   | { kind: 'realm'; realm: string };
@@ -73,6 +76,7 @@ export function routeTable(): RouteEntry[] {
       const sub = String(Reflect.getMetadata(PATH_METADATA, handler) ?? '');
       const path = `/${[base, sub].filter((p) => p && p !== '/').join('/')}`.replace(/\/+/g, '/');
       const permission = meta(REQUIRED_PERMISSION, handler, cls) as string | undefined;
+      const anyPermission = meta(ANY_PERMISSION, handler, cls) as string[] | undefined;
       const signer = meta(SIGNED_WEBHOOK, handler, cls) as string | undefined;
       const realm = meta(AUTH_REALM, handler, cls) as string | undefined;
       const brand = !meta(NEEDS_BRAND, handler, cls) ? null : path.includes(':brandId') ? 'path' : 'scoped';
@@ -88,6 +92,7 @@ export function routeTable(): RouteEntry[] {
               } as const,
             ]
           : []),
+        ...(anyPermission ? [{ kind: 'anyPermission' as const, permissions: [...anyPermission] }] : []),
         ...(meta(SESSION_ONLY, handler, cls) ? [{ kind: 'session' } as const] : []),
         ...(signer ? [{ kind: 'signed', signer } as const] : []),
         ...(realm ? [{ kind: 'realm', realm } as const] : []),
@@ -108,6 +113,8 @@ export function describeAccess(access: Access): string {
   switch (access.kind) {
     case 'public':
       return 'public';
+    case 'anyPermission':
+      return `any permission of ${access.permissions.join(', ')}, brand scoped`;
     case 'session':
       return 'session only';
     case 'signed':

@@ -2,6 +2,7 @@ import type { Permission } from '../context/permissions';
 
 export const IS_PUBLIC = 'auth:public';
 export const REQUIRED_PERMISSION = 'auth:permission';
+export const ANY_PERMISSION = 'auth:any-permission';
 export const NEEDS_BRAND = 'auth:needs-brand';
 export const SESSION_ONLY = 'auth:session-only';
 export const AUTH_REALM = 'auth:realm';

@@ -1,8 +1,8 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
 import { ApiBearerAuth, ApiCookieAuth, ApiForbiddenResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
-import { PLATFORM_ADMIN, type Permission } from '../context/permissions';
+import { PLATFORM_ADMIN, type BrandPermission, type Permission } from '../context/permissions';
 import { ErrorText } from '../errors/error-texts';
-import { NEEDS_BRAND, REQUIRED_PERMISSION, SESSION_ONLY } from './auth-metadata';
+import { ANY_PERMISSION, NEEDS_BRAND, REQUIRED_PERMISSION, SESSION_ONLY } from './auth-metadata';
 
 const authDocs = () =>
   applyDecorators(
@@ -26,6 +26,22 @@ export const RequirePermission = (permission: Permission) =>
         permission === PLATFORM_ADMIN
           ? ErrorText.missingPermission(permission)
           : `${ErrorText.missingPermission(permission)} | ${ErrorText.noBrandAccess} | ${ErrorText.brandNotAllowed}`,
+    }),
+  );
+
+/**
+ * A brand-scoped route open to a caller that holds at least one of `permissions` in the brand,
+ * whose service then decides what each of them lets it see (the events API, contract §16: each
+ * family of events is read with its own permission). One that holds none is refused as a
+ * missing first permission, enforced by the PermissionGuard.
+ */
+export const RequireAnyPermission = (...permissions: [BrandPermission, ...BrandPermission[]]) =>
+  applyDecorators(
+    SetMetadata(ANY_PERMISSION, Object.freeze([...permissions])),
+    SetMetadata(NEEDS_BRAND, true),
+    authDocs(),
+    ApiForbiddenResponse({
+      description: `${ErrorText.missingPermission(permissions[0])} (holds none of ${permissions.join(', ')}) | ${ErrorText.noBrandAccess} | ${ErrorText.brandNotAllowed}`,
     }),
   );
 

@@ -80,5 +80,7 @@ export const ErrorText = {
   expiryInPast: 'expiresAt must be in the future',
   settingsNotForKeys: 'settings.manage cannot be granted to an integration key',
   permissionsOrFullAccess: 'give either a non-empty permissions list or fullAccess: true, not both',
+  unknownEventType: (name: string) => `types must list event types or prefixes such as order.*: "${name}" is neither`,
+  malformedCursor: 'after must be a cursor from an earlier answer',
   internal: 'Internal server error',
 } as const;

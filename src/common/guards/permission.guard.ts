@@ -20,6 +20,12 @@ export class PermissionGuard implements CanActivate {
     if (access.sessionOnly && principal.kind !== 'user') {
       throw AppError.forbidden(ErrorText.sessionRequired);
     }
+    const any = access.anyPermission;
+    if (any !== undefined) {
+      const held = ctx.brandId === null ? undefined : principal.permissionsIn(ctx.brandId);
+      if (!any.some((p) => held?.has(p))) throw AppError.forbidden(ErrorText.missingPermission(any[0]));
+      return true;
+    }
     const required = access.permission;
     if (required === undefined) return true;
     const allowed =

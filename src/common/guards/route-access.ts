@@ -1,8 +1,9 @@
 import type { ExecutionContext, Type } from '@nestjs/common';
 import type { Reflector } from '@nestjs/core';
 import type { AuthRealm } from '../context/credential-registry';
-import type { Permission } from '../context/permissions';
+import type { BrandPermission, Permission } from '../context/permissions';
 import {
+  ANY_PERMISSION,
   AUTH_REALM,
   IS_PUBLIC,
   KEY_CHECKED_BY_STATEMENT,
@@ -22,6 +23,8 @@ export interface RouteAccess {
   readonly needsBrand: boolean;
   readonly sessionOnly: boolean;
   readonly permission: Permission | undefined;
+  /** `@RequireAnyPermission`: any one of these in the brand lets the caller in. */
+  readonly anyPermission: readonly BrandPermission[] | undefined;
 }
 
 // Decorators are fixed once the application is built: read each route's once, not on every
@@ -45,6 +48,7 @@ export function routeAccessOf(reflector: Reflector, execution: ExecutionContext)
       needsBrand: read<boolean>(NEEDS_BRAND) === true,
       sessionOnly: read<boolean>(SESSION_ONLY) === true,
       permission: read<Permission>(REQUIRED_PERMISSION),
+      anyPermission: read<readonly BrandPermission[]>(ANY_PERMISSION),
     });
     routes.set(handler, access);
   }

@@ -17,6 +17,7 @@ import { WebhookDueNotify1763771000000 } from './1763771000000-webhook-due-notif
 import { WebhookDueWakeByWriter1763771100000 } from './1763771100000-webhook-due-wake-by-writer';
 import { OrderCountSlotPerConnection1763771200000 } from './1763771200000-order-count-slot-per-connection';
 import { RequestLog1763771400000 } from './1763771400000-request-log';
+import { DomainEventPositions1763771500000 } from './1763771500000-domain-event-positions';
 
 /** Every migration, in order. A new migration is added here as well as in its own file. */
 export const migrations = [
@@ -39,4 +40,5 @@ export const migrations = [
   OrderCountSlotPerConnection1763771200000,
   IdempotencyCommitLog1763771300000,
   RequestLog1763771400000,
+  DomainEventPositions1763771500000,
 ];

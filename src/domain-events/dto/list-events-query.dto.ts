@@ -1,0 +1,25 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional, IsString, MaxLength } from 'class-validator';
+import { QueryInt } from '../../common/validation/query-int.decorator';
+
+/** `GET /events` (contract §16). */
+export class ListEventsQueryDto {
+  @QueryInt({ min: 1, max: 500, default: 100 })
+  limit: number = 100;
+
+  @ApiPropertyOptional({
+    description: 'A nextCursor from an earlier answer: the events after it. Without it, from the oldest event kept',
+  })
+  @IsOptional()
+  @IsString({ message: 'after must be one cursor from an earlier answer' })
+  after?: string;
+
+  @ApiPropertyOptional({
+    description: 'Only events of these types or prefixes, comma-separated; without it, every type the caller may read',
+    example: 'order.*,return.refunded',
+  })
+  @IsOptional()
+  @IsString({ message: 'types must be one comma-separated list of event types' })
+  @MaxLength(1000, { message: 'types must be at most 1000 characters' })
+  types?: string;
+}

@@ -1,0 +1,29 @@
+import type { BrandPermission } from '../common/context/permissions';
+import { AppError } from '../common/errors/app-error';
+import { ErrorText } from '../common/errors/error-texts';
+import { EVENT_FAMILIES, familyOf } from './event-types';
+
+/**
+ * The event types a caller holding `held` reads (contract §16): those `types` names (a
+ * comma-separated list of types and `<family>.*` prefixes), else every type of every family it
+ * may read. An unknown name is a 400; a type it may not read, a 403 naming the permission.
+ */
+export function readableTypes(types: string | undefined, held: ReadonlySet<BrandPermission>): string[] {
+  if (types === undefined) return EVENT_FAMILIES.filter((f) => held.has(f.permission)).flatMap((f) => [...f.types]);
+  const named = new Set<string>();
+  for (const name of types.split(',')) {
+    const family = name.endsWith('.*') ? EVENT_FAMILIES.find((f) => `${f.prefix}.*` === name) : familyOf(name);
+    if (!family) throw AppError.badRequest([ErrorText.unknownEventType(name.slice(0, 64))]);
+    if (!held.has(family.permission)) throw AppError.forbidden(ErrorText.missingPermission(family.permission));
+    for (const type of name.endsWith('.*') ? family.types : [name]) named.add(type);
+  }
+  return [...named];
+}
+
+/** Refuses an event of a type the caller may not read (a 403 naming the permission). */
+export function assertReadable(type: string, held: ReadonlySet<BrandPermission>): void {
+  const family = familyOf(type);
+  // Every type written is registered; one that is not is shown to no one rather than to all.
+  if (!family) throw AppError.notFound();
+  if (!held.has(family.permission)) throw AppError.forbidden(ErrorText.missingPermission(family.permission));
+}

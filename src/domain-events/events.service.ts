@@ -1,0 +1,51 @@
+import { Injectable } from '@nestjs/common';
+import type { BrandContext } from '../common/context/request-context';
+import { AppError } from '../common/errors/app-error';
+import { ErrorText } from '../common/errors/error-texts';
+import { BrandOwnership } from '../security-journal/brand-ownership';
+import { decodeCursor, encodeCursor, START, type EventCursor } from './event-cursor';
+import { assertReadable, readableTypes } from './event-reading';
+import type { EventPageResponse, EventResponse } from './dto/event.responses';
+import type { ListEventsQueryDto } from './dto/list-events-query.dto';
+import { EventsRepository, type EventRow } from './events.repository';
+
+/** The events API (contract §16): what a caller may read of its brand's events, in stream order. */
+@Injectable()
+export class EventsService {
+  constructor(
+    private readonly events: EventsRepository,
+    private readonly ownership: BrandOwnership,
+  ) {}
+
+  async list(ctx: BrandContext, query: ListEventsQueryDto): Promise<EventPageResponse> {
+    const types = readableTypes(query.types, ctx.principal!.permissionsIn(ctx.brandId));
+    const after = cursorOf(query.after);
+    const rows = types.length ? await this.events.page(ctx.brandId, types, after, query.limit) : [];
+    const last = rows.at(-1);
+    return { items: rows.map(view), nextCursor: encodeCursor(last ? { position: last.position, id: last.id } : after) };
+  }
+
+  async get(ctx: BrandContext, eventId: number): Promise<EventResponse> {
+    const row = await this.events.byId(eventId);
+    const owned = await this.ownership.assertOwned(ctx, row && { ...row, brandId: row.brand_id }, {
+      resource: 'event',
+      id: eventId,
+    });
+    assertReadable(owned.type, ctx.principal!.permissionsIn(ctx.brandId));
+    return view(owned);
+  }
+}
+
+function cursorOf(after: string | undefined): EventCursor {
+  if (after === undefined) return START;
+  const cursor = decodeCursor(after);
+  if (!cursor) throw AppError.badRequest([ErrorText.malformedCursor]);
+  return cursor;
+}
+
+const view = (row: EventRow): EventResponse => ({
+  id: Number(row.id),
+  type: row.type,
+  occurredAt: row.occurred_at,
+  data: row.data,
+});

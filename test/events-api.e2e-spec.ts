@@ -1,0 +1,436 @@
+import { Client } from 'pg';
+import request from 'supertest';
+import { ErrorText } from '../src/common/errors/error-texts';
+import { DomainEvents } from '../src/domain-events/domain-events';
+import type { EventPart } from '../src/domain-events/domain-events.sql';
+import { WebhookDispatcher } from '../src/webhooks/webhook-dispatcher';
+import { readPage, readToEnd, sequenceProblems, type ReadEvent } from './support/event-stream';
+import { eventually } from './support/eventually';
+import { createProduct, issueKey, journal, type IssuedKey } from './support/fixtures';
+import { seedOrder } from './support/orders-seed';
+import { closeSuite, openSuite, type Suite } from './support/suite';
+import { bearer } from './support/test-app';
+import { withClient } from './support/test-database';
+import { WebhookReceiver } from './support/webhook-receiver';
+
+let seq = 0;
+const RECIPIENT = { fullName: 'Lebedeva Nina', phone: '+79005550101' };
+
+/** An order event as the order core appends it, through the real statement (DomainEvents.sql). */
+const TEST_EVENT: EventPart = {
+  subject: 'order',
+  brandId: 'o.brand_id',
+  subjectId: 'o.id',
+  type: '$2',
+  data: `jsonb_build_object('orderId', o.id)`,
+  from: '(SELECT * FROM orders WHERE id = $1) AS o',
+};
+
+/**
+ * Reading events (contract §16) on a real database: every event of the brand once, in order,
+ * with the webhook message's data, under writers that commit out of id order, and across a
+ * kill of the service (events-api-crash.e2e-spec.ts).
+ */
+describe('the events API', () => {
+  let suite: Suite;
+  let receiver: WebhookReceiver;
+  let brand: number;
+  let quiet: number;
+  let clerk: IssuedKey;
+  let storefront: IssuedKey;
+  let reader: IssuedKey;
+  let orderReader: IssuedKey;
+  let stockReader: IssuedKey;
+  let writerOnly: IssuedKey;
+  let otherBrand: IssuedKey;
+  let quietReader: IssuedKey;
+
+  const http = () => suite.t.http;
+  const dbUrl = () => suite.db.url;
+  const get = (path: string, key: IssuedKey) => request(http()).get(path).set(key.headers);
+  const fetcher = (key: IssuedKey) => async (query: string) => {
+    const response = await get(`/events?${query}`, key);
+    return { status: response.status, body: response.body };
+  };
+  const readAll = async (key: IssuedKey, options: { limit?: number; types?: string } = {}) =>
+    (await readToEnd(fetcher(key), options)).events;
+
+  async function storefrontOrder(quantity = 1) {
+    const response = await request(http())
+      .post('/orders/integrations/partner/webhook')
+      .set(storefront.headers)
+      .send({
+        partnerOrderId: `EV-${++seq}`,
+        recipient: RECIPIENT,
+        items: [{ article: 'SF-CAP', size: 'One', quantity }],
+      })
+      .expect(201);
+    const order = await get(`/orders/admin/${response.body.order.id}`, clerk).expect(200);
+    return order.body as { id: number; items: Array<{ id: number; quantity: number }> };
+  }
+
+  const post = (path: string, body: object = {}) => request(http()).post(path).set(clerk.headers).send(body);
+
+  async function requestReturn(order: { id: number; items: Array<{ id: number }> }, quantity = 1) {
+    const response = await post('/returns', {
+      orderId: order.id,
+      externalReturnId: `EVR-${++seq}`,
+      reasonCode: 'wrong_size',
+      items: [{ orderItemId: order.items[0].id, quantity }],
+    }).expect(201);
+    return response.body.return.id as number;
+  }
+
+  async function deliverAll() {
+    const dispatcher = suite.t.app.get(WebhookDispatcher);
+    for (let i = 0; i < 20; i++) {
+      await dispatcher.runOnce();
+      await dispatcher.drain();
+      const pending = await withClient(dbUrl(), (c) =>
+        c.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'pending'`),
+      );
+      if (pending.rows[0].n === 0) return;
+    }
+    throw new Error('deliveries still pending');
+  }
+
+  /** The brand's events as stored, in id order. */
+  const storedEvents = (brandId: number) =>
+    withClient(dbUrl(), async (c) => {
+      const rows = await c.query(
+        `SELECT id::int AS id, type, subject, subject_id, sequence FROM domain_events WHERE brand_id = $1 ORDER BY id`,
+        [brandId],
+      );
+      return rows.rows as Array<{ id: number; type: string; subject: string; subject_id: number; sequence: number }>;
+    });
+
+  beforeAll(async () => {
+    receiver = new WebhookReceiver();
+    await receiver.start();
+    suite = await openSuite({
+      env: {
+        WEBHOOK_WORKER: 'false',
+        WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+        SECRETS_ENCRYPTION_KEY: 'cd'.repeat(32),
+        OUTBOX_WORKER: 'false',
+        RATE_LIMIT_PER_SECOND: '100000',
+        RATE_LIMIT_BURST: '100000',
+      },
+    });
+    const { fx } = suite;
+    brand = await fx.brand();
+    quiet = await fx.brand();
+    const other = await fx.brand();
+    clerk = await issueKey(fx, brand, {
+      permissions: ['orders.read', 'orders.write', 'returns.read', 'returns.write'],
+    });
+    storefront = await issueKey(fx, brand, { permissions: ['orders.create_partner'] });
+    reader = await issueKey(fx, brand, { fullAccess: true });
+    orderReader = await issueKey(fx, brand, { permissions: ['orders.read'] });
+    stockReader = await issueKey(fx, brand, { permissions: ['stock.read'] });
+    writerOnly = await issueKey(fx, brand, { permissions: ['orders.write', 'returns.write'] });
+    otherBrand = await issueKey(fx, other, { fullAccess: true });
+    quietReader = await issueKey(fx, quiet, { permissions: ['orders.read'] });
+    await createProduct(fx, brand, {
+      article: 'CAP',
+      storefrontArticle: 'SF-CAP',
+      priceKopeks: 15000,
+      sizes: [{ name: 'One', stock: 100000 }],
+    });
+    // Every event of the brand is also a webhook message, to compare with.
+    await request(http())
+      .post(`/admin/brands/${brand}/webhook-endpoints`)
+      .set(bearer(fx.admin))
+      .send({ url: receiver.url('/all'), eventTypes: ['*'] })
+      .expect(201);
+  });
+  afterAll(async () => {
+    await closeSuite(suite);
+    await receiver?.stop();
+  });
+
+  describe('a brand with orders and returns', () => {
+    let all: ReadEvent[];
+
+    beforeAll(async () => {
+      const kept = await storefrontOrder(3);
+      const returnId = await requestReturn(kept, 2);
+      await post(`/returns/${returnId}/approve`).expect(200);
+      await post(`/returns/${returnId}/receive`, {
+        items: [
+          {
+            returnItemId: (await get(`/returns/${returnId}`, clerk)).body.items[0].id,
+            quantity: 2,
+            disposition: 'restock',
+          },
+        ],
+      }).expect(200);
+      const cancelled = await storefrontOrder();
+      await post(`/orders/admin/${cancelled.id}/cancel`).expect(200);
+      const declined = await requestReturn(kept, 1);
+      await post(`/returns/${declined}/decline`, { reasonNote: 'worn' }).expect(200);
+      // The horizon is the whole server's: another database's transaction may hold it back a moment.
+      const stored = await storedEvents(brand);
+      all = await eventually(async () => {
+        const events = await readAll(reader);
+        expect(events).toHaveLength(stored.length);
+        return events;
+      });
+    });
+
+    it('reads every event of the brand once, in order, each as its webhook message', async () => {
+      const stored = await storedEvents(brand);
+      expect(stored.length).toBeGreaterThanOrEqual(8);
+      expect(all.map((e) => e.id).sort((a, b) => a - b)).toEqual(stored.map((e) => e.id));
+      await deliverAll();
+      const messages = receiver.at('/all').map((m) => m.json);
+      const asMessages = all.map((e) => ({ type: e.type, timestamp: e.occurredAt, data: e.data }));
+      const key = (m: { type: string; data: Record<string, unknown> }) => JSON.stringify([m.type, m.data]);
+      expect(asMessages.sort((a, b) => key(a).localeCompare(key(b)))).toEqual(
+        messages.sort((a, b) => key(a).localeCompare(key(b))),
+      );
+      expect(all.map((e) => e.type)).toEqual(
+        expect.arrayContaining(['order.created', 'order.cancelled', 'return.requested', 'return.approved']),
+      );
+    });
+
+    it("keeps each subject's events in sequence order", () => {
+      expect(sequenceProblems(all, true)).toEqual([]);
+    });
+
+    it('pages with small limits exactly as one big page', async () => {
+      const one = await get('/events?limit=500', reader).expect(200);
+      expect(one.body.items).toEqual(all);
+      expect(await readAll(reader, { limit: 1 })).toEqual(all);
+      expect(await readAll(reader, { limit: 3 })).toEqual(all);
+      const empty = await get(`/events?after=${one.body.nextCursor}`, reader).expect(200);
+      expect(empty.body).toEqual({ items: [], nextCursor: one.body.nextCursor });
+    });
+
+    it('filters by exact types and by prefix; reads only what the caller may read without types', async () => {
+      const paid = await get('/events?types=order.cancelled', reader).expect(200);
+      expect(paid.body.items).toEqual(all.filter((e) => e.type === 'order.cancelled'));
+      expect(await readAll(reader, { types: 'order.*', limit: 2 })).toEqual(
+        all.filter((e) => e.type.startsWith('order.')),
+      );
+      expect(await readAll(reader, { types: 'return.*,order.created' })).toEqual(
+        all.filter((e) => e.type.startsWith('return.') || e.type === 'order.created'),
+      );
+      expect(await readAll(orderReader)).toEqual(all.filter((e) => e.type.startsWith('order.')));
+      const stock = await get('/events?types=stock.*', stockReader).expect(200);
+      expect(stock.body.items).toEqual([]);
+      expect((await get('/events', stockReader).expect(200)).body.items).toEqual([]);
+      expect((await get('/events?types=product.*', reader).expect(200)).body.items).toEqual([]);
+    });
+
+    it('refuses unknown types (400) and types the caller may not read (403 naming the permission)', async () => {
+      for (const types of ['order.unknown', 'orders.*', '*', '', 'webhook.test', 'order.paid,nope']) {
+        const response = await get(`/events?types=${encodeURIComponent(types)}`, reader).expect(400);
+        expect(response.body.error).toMatch(/^types must list event types or prefixes such as order\.\*/);
+      }
+      const returns = await get('/events?types=return.*', orderReader).expect(403);
+      expect(returns.body.error).toBe(ErrorText.missingPermission('returns.read'));
+      const stock = await get('/events?types=order.paid,stock.changed', orderReader).expect(403);
+      expect(stock.body.error).toBe(ErrorText.missingPermission('stock.read'));
+      const none = await get('/events', writerOnly).expect(403);
+      expect(none.body.error).toBe(ErrorText.missingPermission('orders.read'));
+    });
+
+    it('takes limit 1–500 as canonical integers and only cursors it wrote', async () => {
+      for (const limit of ['0', '501', '1e2', '', '05', '-1', '1.0']) {
+        const response = await get(`/events?limit=${limit}`, reader).expect(400);
+        expect(response.body.error).toBe('limit must be an integer from 1–500');
+      }
+      await get('/events?limit=500', reader).expect(200);
+      const page = await get('/events?limit=2', reader).expect(200);
+      const cursor: string = page.body.nextCursor;
+      const inside = Buffer.from(cursor, 'base64url').toString('utf8');
+      const tampered = Buffer.from(inside.replace(/\.(\d+)\./, (_, n: string) => `.${Number(n) + 1}.`)).toString(
+        'base64url',
+      );
+      const flipped = cursor.slice(0, 3) + (cursor[3] === 'x' ? 'y' : 'x') + cursor.slice(4);
+      for (const after of ['garbage', tampered, flipped, '', `${cursor}=`, cursor.slice(1)]) {
+        const response = await get(`/events?after=${encodeURIComponent(after)}`, reader).expect(400);
+        expect(response.body.error).toBe(ErrorText.malformedCursor);
+      }
+      await get(`/events?after=${cursor}&after=${cursor}`, reader).expect(400);
+      const next = await get(`/events?after=${cursor}&limit=500`, reader).expect(200);
+      expect(next.body.items).toEqual(all.slice(2));
+    });
+
+    it('reads one event; refuses another brand (journaled), a type not permitted, and unknown ids', async () => {
+      const [event] = all;
+      expect((await get(`/events/${event.id}`, reader).expect(200)).body).toEqual(event);
+      const foreign = await get(`/events/${event.id}`, otherBrand).expect(403);
+      expect(foreign.body.error).toBe(ErrorText.brandNotAllowed);
+      const entry = (await journal(suite.fx)).find(
+        (e) => e.type === 'brand_violation' && e.path === `/events/${event.id}`,
+      );
+      expect(entry).toMatchObject({ targetBrandId: brand, details: { resource: 'event', id: event.id } });
+      const returnEvent = all.find((e) => e.type.startsWith('return.'))!;
+      const denied = await get(`/events/${returnEvent.id}`, orderReader).expect(403);
+      expect(denied.body.error).toBe(ErrorText.missingPermission('returns.read'));
+      await get(`/events/${returnEvent.id}`, writerOnly).expect(403);
+      for (const id of ['999999999', '0', `0${event.id}`, `${event.id}.0`, '0x1', '99999999999999999999']) {
+        const response = await get(`/events/${id}`, reader).expect(404);
+        expect(response.body.error).toBe(ErrorText.notFound);
+      }
+    });
+  });
+
+  describe('writers that commit out of id order', () => {
+    let pool: Client[];
+
+    beforeAll(async () => {
+      pool = await Promise.all(
+        [0, 1, 2].map(async () => {
+          const client = new Client({ connectionString: dbUrl() });
+          await client.connect();
+          return client;
+        }),
+      );
+    });
+    afterAll(async () => {
+      await Promise.all(pool.map((c) => c.end()));
+    });
+
+    const appendSql = () => suite.t.app.get(DomainEvents).sql.append(TEST_EVENT);
+    /** As the order core does: the order's row locked first, then the event appended by a statement of its own. */
+    const append = async (client: Client, orderId: number, type: string) => {
+      await client.query('SELECT 1 FROM orders WHERE id = $1 FOR UPDATE', [orderId]);
+      await client.query(appendSql(), [orderId, type]);
+    };
+    const page = (after?: string) => readPage(fetcher(quietReader), { after });
+
+    it('holds back an event until every one that could come before it has ended, then reads both once', async () => {
+      const [t1, t2] = pool;
+      const [first, second] = [await seedOrder(dbUrl(), quiet), await seedOrder(dbUrl(), quiet)];
+      const start = await readToEnd(fetcher(quietReader));
+      await t1.query('BEGIN');
+      await append(t1, first, 'order.paid');
+      await t2.query('BEGIN');
+      await append(t2, second, 'order.paid');
+      await t2.query('COMMIT');
+      const [{ id: lower }] = (
+        await t1.query(`SELECT max(id)::int AS id FROM domain_events WHERE subject_id = $1`, [first])
+      ).rows;
+      // Paging by id would read T2's event and step past T1's lower id for good.
+      const held = await page(start.cursor);
+      expect(held).toEqual({ items: [], nextCursor: start.cursor });
+      await t1.query('COMMIT');
+      const after = await eventually(async () => {
+        const next = await page(held.nextCursor);
+        expect(next.items.map((e) => e.data.orderId)).toEqual([first, second]);
+        return next;
+      });
+      expect(after.items[0].id).toBe(lower);
+      expect((await page(after.nextCursor)).items).toEqual([]);
+    });
+
+    it('a rolled-back writer holds the stream back only while it runs', async () => {
+      const [t1, t2] = pool;
+      const [gone, kept] = [await seedOrder(dbUrl(), quiet), await seedOrder(dbUrl(), quiet)];
+      const start = await readToEnd(fetcher(quietReader));
+      await t1.query('BEGIN');
+      await append(t1, gone, 'order.paid');
+      await append(t2, kept, 'order.paid');
+      expect((await page(start.cursor)).items).toEqual([]);
+      await t1.query('ROLLBACK');
+      await eventually(async () => expect((await page(start.cursor)).items.map((e) => e.data.orderId)).toEqual([kept]));
+    });
+
+    it("keeps one subject's order when its later event's transaction has the smaller id", async () => {
+      const [t1, t2] = pool;
+      const order = await seedOrder(dbUrl(), quiet);
+      const start = await readToEnd(fetcher(quietReader));
+      await t1.query('BEGIN');
+      await t1.query('SELECT pg_current_xact_id()');
+      await t2.query('BEGIN');
+      await append(t2, order, 'order.paid');
+      await t2.query('COMMIT');
+      await append(t1, order, 'order.shipped');
+      await t1.query('COMMIT');
+      await eventually(async () =>
+        expect((await page(start.cursor)).items.map((e) => [e.type, e.data.sequence])).toEqual([
+          ['order.paid', 1],
+          ['order.shipped', 2],
+        ]),
+      );
+    });
+
+    it('many interleaved writers: a polling reader sees every event once and each subject in sequence', async () => {
+      const orders = await Promise.all(Array.from({ length: 6 }, () => seedOrder(dbUrl(), quiet)));
+      const seen: ReadEvent[] = [];
+      let { cursor } = await readToEnd(fetcher(quietReader));
+      let writing = true;
+      const poll = (async () => {
+        while (writing) {
+          const next = await page(cursor);
+          seen.push(...next.items);
+          cursor = next.nextCursor;
+        }
+      })();
+      // Each writer holds its transaction open over a few appends and sleeps, so commits land
+      // out of id order all the time.
+      await Promise.all(
+        pool.map(async (client, w) => {
+          for (let round = 0; round < 12; round++) {
+            await client.query('BEGIN');
+            // Locked in one order (ascending), so the writers never deadlock.
+            const picked = [0, 1, 2].map((i) => (w * 2 + round + i) % orders.length).sort((a, b) => a - b);
+            for (const i of picked) {
+              await append(client, orders[i], 'order.paid');
+              await new Promise((resolve) => setTimeout(resolve, Math.random() * 15));
+            }
+            await client.query(Math.random() < 0.2 ? 'ROLLBACK' : 'COMMIT');
+          }
+        }),
+      ).finally(() => (writing = false));
+      await poll;
+      const stored = (await storedEvents(quiet)).filter((e) => orders.includes(e.subject_id));
+      await eventually(async () => {
+        const rest = await readToEnd(fetcher(quietReader), { after: cursor });
+        seen.push(...rest.events);
+        cursor = rest.cursor;
+        expect(seen.map((e) => e.id).sort((a, b) => a - b)).toEqual(stored.map((e) => e.id));
+      });
+      expect(sequenceProblems(seen, true)).toEqual([]);
+    });
+  });
+
+  it('the HTTP writers of many orders and returns at once: a polling reader sees every event once, in sequence', async () => {
+    const before = new Set((await storedEvents(brand)).map((e) => e.id));
+    let { cursor } = await readToEnd(fetcher(reader), { limit: 500 });
+    const seen: ReadEvent[] = [];
+    let writing = true;
+    const poll = (async () => {
+      while (writing) {
+        const page = await readPage(fetcher(reader), { after: cursor, limit: 7 });
+        seen.push(...page.items);
+        cursor = page.nextCursor;
+      }
+    })();
+    const writer = async () => {
+      for (let i = 0; i < 4; i++) {
+        const order = await storefrontOrder(2);
+        const returnId = await requestReturn(order, 1);
+        const move = Math.random();
+        if (move < 0.4) await post(`/returns/${returnId}/approve`).expect(200);
+        else if (move < 0.7) await post(`/returns/${returnId}/cancel`).expect(200);
+        else await post(`/returns/${returnId}/decline`, { reasonNote: 'no' }).expect(200);
+        if (Math.random() < 0.5) await post(`/orders/admin/${order.id}/cancel`).expect(200);
+      }
+    };
+    await Promise.all(Array.from({ length: 8 }, writer)).finally(() => (writing = false));
+    await poll;
+    const added = (await storedEvents(brand)).filter((e) => !before.has(e.id)).map((e) => e.id);
+    expect(added.length).toBeGreaterThanOrEqual(8 * 4 * 3);
+    await eventually(async () => {
+      const rest = await readToEnd(fetcher(reader), { after: cursor });
+      seen.push(...rest.events);
+      cursor = rest.cursor;
+      expect(seen.map((e) => e.id).sort((a, b) => a - b)).toEqual(added);
+    });
+    expect(sequenceProblems(seen, true)).toEqual([]);
+  });
+});
