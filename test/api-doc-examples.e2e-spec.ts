@@ -62,6 +62,12 @@ describe('docs/api.md examples', () => {
     expect(stdout).toMatch(
       /\{"ok":false,"duplicate":false,"lines":\[\{"article":"TILDA-77","size":"m","quantity":1,"matched":true,"productId":\d+,"sizeId":\d+,"priceKopeks":450000,"lineTotalKopeks":450000,"stock":8,"problem":null\},.*"itemsTotalKopeks":450000,"deliveryCostKopeks":0,"totalKopeks":450000,"problems":\["items\.1: product \\"TILDA-77\\" has no size \\"XXL\\""\]\}/,
     );
+    // The refused order in the storefront key's request log, and its counts.
+    expect(stdout).toContain('refused: 422');
+    expect(stdout).toMatch(
+      /"status":422,"error":"items\.0: storefront article \\"TILDA-78\\" matches no product","requestId":"T-10027-1"/,
+    );
+    expect(stdout).toMatch(/\{"last24h":\{"total":3,"byStatus":\{"200":1,"201":1,"422":1\}/);
     expect(stdout).toMatch(/"duplicate":false,"return":\{"id":\d+,"returnNumber":"R-000001".*"status":"requested"/);
     expect(stdout).toMatch(/"status":"partially_received"|"status":"received"/);
     expect(stdout).toMatch(/"refundStatus":"refunded"/);
