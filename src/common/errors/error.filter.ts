@@ -3,7 +3,7 @@ import type { AbstractHttpAdapter } from '@nestjs/core';
 import type { HttpRequest } from '../context/http-types';
 import { contextOf } from '../context/context-of';
 import { describeError } from './error-description';
-import { noteErrorText } from '../http/request-outcomes';
+import { noteErrorText } from './answered-error-text';
 
 /**
  * Every failure of every route, and of the body parser before routing, ends here, on either

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { existingContextOf } from '../context/context-of';
 import type { HttpRequest } from '../context/http-types';
 import type { RequestContext } from '../context/request-context';
+import { answeredErrorText } from '../errors/answered-error-text';
 
 /** What became of one request, once its answer has been sent. */
 export interface RequestOutcome {
@@ -18,14 +19,6 @@ export interface RequestOutcome {
 }
 
 export type RequestOutcomeListener = (outcome: RequestOutcome) => void;
-
-const ERROR_TEXT = Symbol('errorText');
-type WithErrorText = HttpRequest & { [ERROR_TEXT]?: string };
-
-/** The error filter notes the `error` text it answered with, for the outcome. */
-export function noteErrorText(request: HttpRequest, text: string): void {
-  (request as WithErrorText)[ERROR_TEXT] = text;
-}
 
 /**
  * Where the parts that watch requests (the request log, the metrics) hear of each one after its
@@ -53,7 +46,7 @@ export class RequestOutcomes {
       route,
       status,
       durationMs,
-      error: (request as WithErrorText)[ERROR_TEXT] ?? null,
+      error: answeredErrorText(request),
       context: existingContextOf(request) ?? null,
     };
     for (const listener of this.listeners) {
