@@ -26,7 +26,7 @@ export async function serveMetrics(
     expose().then(
       ({ contentType, body }) => {
         response.writeHead(200, { 'Content-Type': contentType });
-        response.end(request.method === 'HEAD' ? undefined : body);
+        response.end(request.method === 'HEAD' ? undefined : canonicalNaN(body));
       },
       (error: Error) => {
         failed(error);
@@ -42,6 +42,14 @@ export async function serveMetrics(
     });
   });
   return server;
+}
+
+/**
+ * prom-client writes NaN as `Nan` (a gauge with nothing measured yet, such as the event loop's
+ * mean lag between two close scrapes). Prometheus reads either; the format's own spelling is `NaN`.
+ */
+export function canonicalNaN(body: string): string {
+  return body.includes(' Nan') ? body.replace(/ Nan$/gm, ' NaN') : body;
 }
 
 /** Stops listening and drops a scraper's kept-alive connection, so shutdown does not wait for it. */
