@@ -70,7 +70,7 @@ export class RequestRecorder implements OnApplicationBootstrap, OnApplicationShu
     const principal = outcome.context?.principal;
     if (principal) {
       // A 401 refuses the key: it was not identified, even where this instance had known it.
-      if (principal.kind === 'integration_key' && outcome.status !== 401) this.count(principal.id, outcome, Date.now());
+      if (principal.kind === 'integration_key' && outcome.status !== 401) this.count(principal.id, outcome);
     } else if (outcome.status >= 400 && outcome.status !== 401) {
       this.identifyLater(outcome);
     }
@@ -87,9 +87,10 @@ export class RequestRecorder implements OnApplicationBootstrap, OnApplicationShu
     return this.repository.prune(RETENTION_DAYS);
   }
 
-  private count(keyId: number, outcome: RequestOutcome, at: number): void {
+  /** `at`: when it was answered, if not now (the clock is read for failures only: it costs more than the count). */
+  private count(keyId: number, outcome: RequestOutcome, at?: number): void {
     this.tally.add(keyId, outcome.method, outcome.route, outcome.status);
-    if (outcome.status >= 400) this.keep(keyId, outcome, at);
+    if (outcome.status >= 400) this.keep(keyId, outcome, at ?? Date.now());
   }
 
   private keep(keyId: number, outcome: RequestOutcome, at: number): void {
