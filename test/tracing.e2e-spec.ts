@@ -382,6 +382,24 @@ describe('request log lines', () => {
   it('are JSON (standard output is no terminal); a keyed request’s line names the key’s id and brand, never the key', async () => {
     const setUp = await setUpBrand(service, 'logged');
     expect((await storefrontOrder(service, setUp.storefront.key, 'LOG-1')).status).toBe(201);
+    const admin = { Authorization: `Bearer ${setUp.token}` };
+    const site = await callService(
+      service,
+      'POST',
+      `/admin/brands/${setUp.brand}/production-sites`,
+      { name: 'W' },
+      admin,
+    );
+    const siteKey = await callService(
+      service,
+      'POST',
+      `/admin/brands/${setUp.brand}/production-sites/${site.body.id}/keys`,
+      undefined,
+      admin,
+    );
+    expect(siteKey.status).toBe(201);
+    const siteAuth = { Authorization: `Bearer ${siteKey.body.key as string}` };
+    expect((await callService(service, 'GET', '/production-api/me', undefined, siteAuth)).status).toBe(200);
     expect(
       (await callService(service, 'GET', '/auth/me', undefined, { Authorization: `Bearer ${setUp.token}` })).status,
     ).toBe(200);
@@ -396,17 +414,26 @@ describe('request log lines', () => {
         );
       const keyed = parsed.find((l) => l.req?.path === WEBHOOK && l.res?.statusCode === 201);
       const user = parsed.find((l) => l.req?.path === '/auth/me');
+      const bySite = parsed.find((l) => l.req?.path === '/production-api/me');
       expect(keyed).toBeDefined();
       expect(user).toBeDefined();
-      return { keyed: keyed!, user: user! };
+      expect(bySite).toBeDefined();
+      return { keyed: keyed!, user: user!, bySite: bySite! };
     });
+    expect(lines.bySite).toMatchObject({ brandId: setUp.brand, keyId: siteKey.body.id, keyKind: 'site_key' });
     expect(lines.keyed).toMatchObject({
       brandId: setUp.brand,
       keyId: setUp.storefront.id,
       keyKind: 'integration_key',
     });
     expect(lines.user).not.toHaveProperty('keyId');
-    for (const secret of [setUp.storefront.key, setUp.writer.key, setUp.token, STOREFRONT_BUYER.phone]) {
+    for (const secret of [
+      setUp.storefront.key,
+      setUp.writer.key,
+      setUp.token,
+      siteKey.body.key,
+      STOREFRONT_BUYER.phone,
+    ]) {
       expect(service.output()).not.toContain(secret);
     }
   });
