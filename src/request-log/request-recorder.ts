@@ -7,6 +7,7 @@ import type { Environment } from '../config/environment';
 import { withoutSecrets, type FailedRequest } from './failed-request';
 import { RequestLogRepository } from './request-log.repository';
 import { RequestTally } from './request-tally';
+import { RouteTemplates } from './route-templates';
 
 /** Failures are kept this long (contract §15); counts too. */
 export const RETENTION_DAYS = 30;
@@ -44,6 +45,7 @@ export class RequestRecorder implements OnApplicationBootstrap, OnApplicationShu
     outcomes: RequestOutcomes,
     private readonly keys: KeyChecks,
     private readonly repository: RequestLogRepository,
+    private readonly routes: RouteTemplates,
     config: ConfigService<Environment, true>,
   ) {
     this.flushEveryMs = config.get('REQUEST_LOG_FLUSH_MS', { infer: true });
@@ -87,13 +89,20 @@ export class RequestRecorder implements OnApplicationBootstrap, OnApplicationShu
     return this.repository.prune(RETENTION_DAYS);
   }
 
-  /** `at`: when it was answered, if not now (the clock is read for failures only: it costs more than the count). */
+  /** `at`: when it was answered, if not now (the clock is read for failures only: it costs more than a count). */
   private count(keyId: number, outcome: RequestOutcome, at?: number): void {
-    this.tally.add(keyId, outcome.method, outcome.route, outcome.status);
-    if (outcome.status >= 400) this.keep(keyId, outcome, at ?? Date.now());
+    if (outcome.status < 400) {
+      this.tally.add(keyId, outcome.method, outcome.route, outcome.status);
+      return;
+    }
+    const path = outcome.context?.path ?? (outcome.request.originalUrl ?? outcome.request.url).split('?')[0];
+    // Express refuses a bad body before it routes: the template then comes from the path.
+    const route = outcome.route ?? this.routes.of(outcome.method, path);
+    this.tally.add(keyId, outcome.method, route, outcome.status);
+    this.keep(keyId, outcome, route, path, at ?? Date.now());
   }
 
-  private keep(keyId: number, outcome: RequestOutcome, at: number): void {
+  private keep(keyId: number, outcome: RequestOutcome, route: string | null, path: string, at: number): void {
     if (this.failures.length >= MAX_WAITING_FAILURES) {
       this.dropped++;
       return;
@@ -104,8 +113,8 @@ export class RequestRecorder implements OnApplicationBootstrap, OnApplicationShu
       keyId,
       at: new Date(at),
       method: outcome.method.slice(0, 16),
-      route: outcome.route,
-      path: withoutSecrets(context?.path ?? (request.originalUrl ?? request.url).split('?')[0], 2048),
+      route,
+      path: withoutSecrets(path, 2048),
       status: outcome.status,
       error: outcome.error === null ? null : withoutSecrets(outcome.error, 1000),
       requestId: (context?.requestId ?? (typeof request.id === 'string' ? request.id : '')).slice(0, 64),
