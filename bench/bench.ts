@@ -11,7 +11,7 @@ import { CpuMeter, perRequestUs } from './cpu-meter';
 import { checkInvariants } from './invariants';
 import { CONNECTIONS, DURATION, run, WARMUP, type ScenarioResult } from './load';
 import { measureReference, share } from './reference';
-import { peakRss, startService, stopService, waitHealthy } from './service-process';
+import { metricsOn, peakRss, startService, stopService, waitHealthy } from './service-process';
 import { BenchReceiver } from './webhook-receiver';
 import { scenarioRequests, seedData } from './workload';
 
@@ -145,7 +145,7 @@ function report(
   process.stdout.write(
     [
       '',
-      `${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, HTTP platform ${HTTP_PLATFORM}, ${CONNECTIONS} connections, ${DURATION} s per scenario`,
+      `${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, HTTP platform ${HTTP_PLATFORM}, ${CONNECTIONS} connections, ${DURATION} s per scenario${metricsOn() ? ', metrics on (BENCH_METRICS)' : ''}`,
       '| scenario        |   req/s | p50 ms | p99 ms | errors | CPU µs/req: service, PostgreSQL | statuses',
       '|-----------------|---------|--------|--------|--------|---------------------------------|---------',
       ...rows,

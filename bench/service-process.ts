@@ -4,8 +4,14 @@ import path from 'node:path';
 
 // BENCH_CPU_PROF=DIR writes the service's CPU profile there.
 const cpuProfDir = process.env.BENCH_CPU_PROF;
+// BENCH_METRICS=1 runs the service with its Prometheus metrics on (METRICS_PORT: the API port + 1000),
+// scraped every BENCH_METRICS_SCRAPE_MS (default 5000, oftener than Prometheus' usual 15 s).
+const METRICS_SCRAPE_MS = Number(process.env.BENCH_METRICS_SCRAPE_MS ?? 5000);
+
+export const metricsOn = (): boolean => Boolean(process.env.BENCH_METRICS) && process.env.BENCH_METRICS !== '0';
 
 export function startService(databaseUrl: string, port: number): ChildProcess {
+  const metricsPort = metricsOn() ? port + 1000 : undefined;
   const flags = [
     ...productionNodeFlags(),
     // BENCH_SERVICE_FLAGS adds node flags (a later --max-old-space-size overrides the default one).
@@ -34,10 +40,32 @@ export function startService(databaseUrl: string, port: number): ChildProcess {
       WEBHOOK_POLL_MS: '200',
       // BENCH_HTTP_ADAPTER=express measures the other platform (contract §14).
       HTTP_ADAPTER: process.env.BENCH_HTTP_ADAPTER ?? process.env.HTTP_ADAPTER ?? 'fastify',
+      ...(metricsPort ? { METRICS_PORT: String(metricsPort) } : { METRICS_PORT: '' }),
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
+  if (metricsPort) scrapeWhileRunning(child, `http://127.0.0.1:${metricsPort}/metrics`);
   return child;
+}
+
+/** Scrapes the service's metrics as Prometheus would, for as long as it runs. */
+function scrapeWhileRunning(service: ChildProcess, url: string): void {
+  let answered = false;
+  const timer = setInterval(() => {
+    fetch(url)
+      .then(async (response) => {
+        await response.text();
+        if (response.status !== 200) throw new Error(`metrics scrape answered ${response.status}`);
+        answered = true;
+      })
+      .catch((error: Error) => {
+        // Before the first answer the service is still starting.
+        if (answered && service.exitCode === null && service.signalCode === null)
+          process.stderr.write(`metrics scrape failed: ${error.message}\n`);
+      });
+  }, METRICS_SCRAPE_MS);
+  timer.unref();
+  service.once('exit', () => clearInterval(timer));
 }
 
 /** The node flags every start script gives the service (package.json's config.nodeFlags), so the bench runs it as production does. */

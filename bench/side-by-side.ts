@@ -6,14 +6,15 @@
  * OTHER_CHECKOUT: another clone, built (`npx tsc -p tsconfig.build.json`), e.g. of the commit
  * before a change. SCENARIO: site_me (default), admin_list, webhook_unique or webhook_dup30.
  * AB_TURNS pairs of turns (default 12) of AB_SECONDS each (default 3); AB_TURNS_OUT=1 prints each
- * turn's CPU. This checkout is B.
+ * turn's CPU. This checkout is B. BENCH_METRICS=1 runs both with metrics on (where the build has
+ * them), BENCH_METRICS=B only this checkout's, to measure what they cost.
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { processCpuMs } from './cpu-meter';
 import { freshDatabase, settle, sql } from './database';
 import { run, WARMUP, type NextRequest } from './load';
-import { startService, stopService, waitHealthy } from './service-process';
+import { metricsOn, startService, stopService, waitHealthy } from './service-process';
 import { scenarioRequests, seedData } from './workload';
 
 const TURNS = Number(process.env.AB_TURNS ?? 12);
@@ -51,7 +52,11 @@ async function main(): Promise<void> {
   };
   const { url, cleanup } = await freshDatabase();
   const port = 4100 + Math.floor(Math.random() * 50);
+  const metricsOnlyB = process.env.BENCH_METRICS === 'B';
+  // Each checkout's startService reads BENCH_METRICS as it starts its service.
+  if (metricsOnlyB) process.env.BENCH_METRICS = '0';
   const a = startOther(url, port);
+  if (metricsOnlyB) process.env.BENCH_METRICS = 'B';
   const b = startService(url, port + 60);
   try {
     const sides: Side[] = [
@@ -82,7 +87,10 @@ async function main(): Promise<void> {
     }
     const [sideA, sideB] = sides;
     const ratios = sideB.reqPerSec.map((rps, i) => rps / sideA.reqPerSec[i]).sort((x, y) => x - y);
-    process.stdout.write(`\n${scenario}, ${TURNS} pairs of ${SECONDS} s turns, B = this checkout, A = ${other}\n`);
+    const metrics = metricsOnlyB ? ', metrics on in B only' : metricsOn() ? ', metrics on' : '';
+    process.stdout.write(
+      `\n${scenario}, ${TURNS} pairs of ${SECONDS} s turns, B = this checkout, A = ${other}${metrics}\n`,
+    );
     for (const side of sides) {
       const cpu = side.cpuUs.length ? `, service CPU ${median(side.cpuUs).toFixed(0)} µs a request` : '';
       process.stdout.write(
