@@ -14,7 +14,9 @@ export const RETENTION_DAYS = 30;
 const PRUNE_EVERY_MS = 3_600_000;
 // Bounds while the database is away: beyond them failures are dropped (and counted in the log).
 const MAX_WAITING_FAILURES = 10_000;
+// One statement's share of the queue (its arrays of parameters stay small).
 const FAILURES_PER_WRITE = 1_000;
+// Lookups of keys the guards never saw (identifyLater) under way at once; beyond it such a refusal is not logged.
 const MAX_IDENTIFYING = 64;
 const BEARER_KEY = /^Bearer[ \t]+(csh_at_\S+)[ \t]*$/i;
 
