@@ -27,9 +27,10 @@ export class DomainEventEntity {
 
   /**
    * Where the event stands in its brand's stream (§16): the writing transaction's id (an xid8's
-   * value), raised to its subject's previous event's when that is higher (domain-events.sql.ts).
+   * value), raised to its subject's previous event's when that is higher (domain-events.sql.ts);
+   * by default (a writer that names none) its transaction's id alone.
    */
-  @Column({ type: 'bigint' })
+  @Column({ type: 'bigint', default: () => 'domain_event_position()' })
   position: string;
 
   @Column({ type: 'varchar', length: 64 })

@@ -37,9 +37,10 @@ export interface DomainEventsSql {
  * An event's position (contract §16) is at least its transaction's id, so it stays at or above
  * the readers' horizon (EventsRepository) while that transaction runs, and at least its
  * subject's previous event's, so one subject's events are read in sequence even when a later
- * one's transaction has the smaller id. The xid8 is kept as its bigint value.
+ * one's transaction has the smaller id. `domain_event_position()` (the column's default, from its
+ * migration) is pg_current_xact_id() as a bigint.
  */
-const POSITION_OF_THIS_TRANSACTION = 'pg_current_xact_id()::text::bigint';
+const POSITION_OF_THIS_TRANSACTION = 'domain_event_position()';
 
 /** The parts for these subscribers (none: events are recorded and nothing else is written). */
 export function domainEventsSql(subscribers: readonly DomainEventSubscriber[]): DomainEventsSql {
@@ -54,8 +55,10 @@ export function domainEventsSql(subscribers: readonly DomainEventSubscriber[]): 
        SELECT ${p.brandId}, '${p.subject}', ${p.subjectId}, seq.n, ${p.type}, ${p.data} || jsonb_build_object('sequence', seq.n),
               GREATEST(${POSITION_OF_THIS_TRANSACTION}, seq.last_position)
          FROM ${p.from},
-              LATERAL (SELECT COALESCE(max(e.sequence), 0) + 1 AS n, max(e.position) AS last_position FROM domain_events e
-                        WHERE e.subject = '${p.subject}' AND e.subject_id = ${p.subjectId}) AS seq
+              LATERAL (SELECT COALESCE(max(l.sequence), 0) + 1 AS n, max(l.position) AS last_position
+                         FROM (SELECT e.sequence, e.position FROM domain_events e
+                                WHERE e.subject = '${p.subject}' AND e.subject_id = ${p.subjectId}
+                                ORDER BY e.sequence DESC LIMIT 1) AS l) AS seq
         ${p.condition ? `WHERE ${p.condition}` : ''}
        RETURNING brand_id, type, data, occurred_at
      )`,

@@ -13,10 +13,12 @@ export class DomainEventPositions1763771500000 implements MigrationInterface {
   name = 'DomainEventPositions1763771500000';
 
   public async up(q: QueryRunner): Promise<void> {
+    // Also the column's default, so a writer that names no position (an instance of the version
+    // before, still running while this one starts) gets a safe one: its own transaction's.
     await q.query(
-      `ALTER TABLE "domain_events" ADD "position" bigint NOT NULL DEFAULT (pg_current_xact_id()::text::bigint)`,
+      `CREATE FUNCTION domain_event_position() RETURNS bigint LANGUAGE sql VOLATILE AS 'SELECT pg_current_xact_id()::text::bigint'`,
     );
-    await q.query(`ALTER TABLE "domain_events" ALTER COLUMN "position" DROP DEFAULT`);
+    await q.query(`ALTER TABLE "domain_events" ADD "position" bigint NOT NULL DEFAULT domain_event_position()`);
     await q.query(`CREATE INDEX "ix_domain_events_brand_position" ON "domain_events" ("brand_id", "position", "id") `);
     await q.query(`ALTER TABLE "domain_events" DROP CONSTRAINT "ck_domain_events_subject"`);
     await q.query(
@@ -31,5 +33,6 @@ export class DomainEventPositions1763771500000 implements MigrationInterface {
     );
     await q.query(`DROP INDEX "public"."ix_domain_events_brand_position"`);
     await q.query(`ALTER TABLE "domain_events" DROP COLUMN "position"`);
+    await q.query(`DROP FUNCTION domain_event_position()`);
   }
 }
