@@ -33,10 +33,15 @@ describe('validateEnvironment', () => {
 
   it('treats an empty value as unset', () => {
     expect(validateEnvironment({ DATABASE_URL: '', SESSION_SECRET: '' }).DATABASE_URL).toBeUndefined();
+    expect(validateEnvironment({ METRICS_PORT: '' }).METRICS_PORT).toBeUndefined();
+    expect(validateEnvironment({ METRICS_PORT: '9464' }).METRICS_PORT).toBe(9464);
   });
 
   it.each([
     [{ PORT: '70000' }, 'Invalid configuration: PORT must be an integer between 0 and 65535'],
+    [{ METRICS_PORT: '0' }, 'Invalid configuration: METRICS_PORT must be an integer between 1 and 65535'],
+    [{ METRICS_PORT: '9464x' }, 'Invalid configuration: METRICS_PORT must be an integer between 1 and 65535'],
+    [{ PORT: '9464', METRICS_PORT: '9464' }, 'Invalid configuration: METRICS_PORT must differ from PORT'],
     [{ DATABASE_URL: 'http://db' }, 'Invalid configuration: DATABASE_URL must be a postgres:// URL'],
     [
       { LOG_LEVEL: 'loud' },

@@ -306,6 +306,8 @@ export function validateEnvironment(raw: Record<string, unknown>): Environment {
     const message = Object.values(first.constraints ?? {})[0] ?? `${first.property} is invalid`;
     throw new ConfigurationError(`Invalid configuration: ${message}`);
   }
+  if (env.METRICS_PORT !== undefined && env.METRICS_PORT === env.PORT)
+    throw new ConfigurationError('Invalid configuration: METRICS_PORT must differ from PORT');
   return env;
 }
 
