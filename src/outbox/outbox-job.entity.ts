@@ -3,6 +3,8 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 
 /** Work to run after a commit (a mail, a carrier call), written in the transaction that caused it. */
 @Entity('outbox')
 @Index('ix_outbox_pending', ['runAfter'], { where: '"done_at" IS NULL AND "failed_at" IS NULL' })
+// The jobs given up, counted at every metrics scrape.
+@Index('ix_outbox_failed', ['failedAt'], { where: '"failed_at" IS NOT NULL' })
 export class OutboxJobEntity {
   @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'BY DEFAULT' })
   id: string;

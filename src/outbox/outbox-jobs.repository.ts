@@ -117,13 +117,17 @@ export class OutboxJobs {
     );
   }
 
-  /** Pending and failed jobs and the oldest pending one's age in seconds (0 when none), for the metrics. */
+  /**
+   * Pending and failed jobs and the oldest pending one's age in seconds (0 when none), for the
+   * metrics; each part through its partial index, never the done jobs.
+   */
   async backlog(): Promise<{ pending: number; failed: number; oldestPendingAgeSeconds: number }> {
     const rows: Array<{ pending: number; failed: number; oldest: number }> = await this.db.query(
-      `SELECT count(*) FILTER (WHERE failed_at IS NULL)::int AS pending,
-              count(*) FILTER (WHERE failed_at IS NOT NULL)::int AS failed,
-              COALESCE(extract(epoch FROM now() - min(created_at) FILTER (WHERE failed_at IS NULL)), 0)::float8 AS oldest
-         FROM outbox WHERE done_at IS NULL`,
+      `WITH pending AS (SELECT count(*)::int AS n, min(created_at) AS oldest FROM outbox
+                         WHERE done_at IS NULL AND failed_at IS NULL)
+       SELECT pending.n AS pending, (SELECT count(*)::int FROM outbox WHERE failed_at IS NOT NULL) AS failed,
+              COALESCE(extract(epoch FROM now() - pending.oldest), 0)::float8 AS oldest
+         FROM pending`,
     );
     return { pending: rows[0].pending, failed: rows[0].failed, oldestPendingAgeSeconds: rows[0].oldest };
   }

@@ -7,6 +7,8 @@ import { WebhookMessageEntity } from './webhook-message.entity';
 @Unique('uq_webhook_deliveries_message_endpoint', ['messageId', 'endpointId'])
 @Check('ck_webhook_deliveries_status', `"status" IN ('pending', 'succeeded', 'failed')`)
 @Index('ix_webhook_deliveries_due', ['nextAttemptAt'], { where: `"status" = 'pending'` })
+// The deliveries whose retries ran out, counted at every metrics scrape.
+@Index('ix_webhook_deliveries_failed', ['createdAt'], { where: `"status" = 'failed'` })
 @Index('ix_webhook_deliveries_endpoint', ['endpointId', 'id'])
 // The claims in flight: a handful, whatever the backlog, so counting them per endpoint stays cheap.
 @Index('ix_webhook_deliveries_claimed', ['endpointId'], { where: `"lock_token" IS NOT NULL` })

@@ -18,6 +18,7 @@ import { WebhookDueWakeByWriter1763771100000 } from './1763771100000-webhook-due
 import { OrderCountSlotPerConnection1763771200000 } from './1763771200000-order-count-slot-per-connection';
 import { RequestLog1763771400000 } from './1763771400000-request-log';
 import { DomainEventPositions1763771500000 } from './1763771500000-domain-event-positions';
+import { BacklogIndexes1763771600000 } from './1763771600000-backlog-indexes';
 
 /** Every migration, in order. A new migration is added here as well as in its own file. */
 export const migrations = [
@@ -41,4 +42,5 @@ export const migrations = [
   IdempotencyCommitLog1763771300000,
   RequestLog1763771400000,
   DomainEventPositions1763771500000,
+  BacklogIndexes1763771600000,
 ];
