@@ -98,5 +98,23 @@ describe('metrics under the cluster', () => {
     expect((await fetch(`${service.baseUrl}/metrics`)).status).toBe(404);
     expect(service.output()).not.toMatch(/EADDRINUSE|exited/);
     expect(await childPids(service.child.pid!)).toEqual(workers);
+
+    // A worker that dies takes its share of the count with it (so the sum was over both), and
+    // scrapes go on without waiting for it, nor for its replacement while that one starts.
+    process.kill(workers[0], 'SIGKILL');
+    let left: number | undefined;
+    for (const until = Date.now() + 8000; Date.now() < until;) {
+      const asked = Date.now();
+      const counted = (await scrape()).histogramCount(DURATION, HEALTH) - before;
+      expect(Date.now() - asked).toBeLessThan(2000);
+      if (left !== undefined) expect(counted).toBe(left);
+      else if (counted < n) left = counted;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(left).toBeGreaterThan(0);
+    expect(left).toBeLessThan(n);
+    const now = await childPids(service.child.pid!);
+    expect(now).toHaveLength(2);
+    expect(now).not.toContain(workers[0]);
   });
 });
