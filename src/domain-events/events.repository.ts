@@ -23,7 +23,8 @@ const COLUMNS = `id, brand_id, type, data, ${isoTimestampSql('occurred_at')} AS 
  * next id ≥ the horizon), and its position is at least its transaction's id (DomainEventsSql).
  * So the events below the horizon are final: none can join them, and reading them in
  * (position, id) order after a cursor skips none and repeats none. A long transaction anywhere
- * in the database holds the horizon back: events appear late, never out of order.
+ * on the server (transaction ids are the cluster's) holds the horizon back: events appear late,
+ * never out of order.
  */
 const HORIZON = 'pg_snapshot_xmin(pg_current_snapshot())::text::bigint';
 
