@@ -21,7 +21,7 @@ const keyHolding = (...permissions: BrandPermission[]): Principal => ({
   permissionsIn: (brandId) => new Set(brandId === 3 ? permissions : []),
 });
 
-function outcome(principal: Principal, brandId: number | null): true | string {
+function outcome(principal: Principal, brandId: number | null): boolean | string {
   const request = { headers: {}, method: 'GET', url: '/events' };
   Object.assign(contextOf(request as never), { principal, brandId });
   try {
