@@ -35,8 +35,8 @@ describe('the service metrics', () => {
     const series =
       'http_request_method="POST",http_route="/orders/integrations/partner/webhook",http_response_status_code="201"';
     expect(line(text, `http_server_request_duration_seconds_count{${series}}`)).toMatch(/ 3$/);
-    expect(line(text, `http_server_request_duration_seconds_bucket{${series},le="0.025"}`)).toMatch(/ 1$/);
-    expect(line(text, `http_server_request_duration_seconds_bucket{${series},le="0.05"}`)).toMatch(/ 3$/);
+    expect(line(text, `http_server_request_duration_seconds_bucket{le="0.025",${series}}`)).toMatch(/ 1$/);
+    expect(line(text, `http_server_request_duration_seconds_bucket{le="0.05",${series}}`)).toMatch(/ 3$/);
     expect(line(text, 'webhook_delivery_attempts_total{outcome="failed"}')).toMatch(/ 3$/);
     expect(line(text, 'webhook_delivery_attempts_total{outcome="succeeded"}')).toMatch(/ 0$/);
     expect(line(text, 'rate_limit_refusals_total')).toMatch(/ 1$/);

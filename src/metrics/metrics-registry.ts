@@ -1,6 +1,6 @@
 import { collectDefaultMetrics, Counter, Registry } from 'prom-client';
 import { registerBacklogGauges, type Backlog } from './backlog-gauges';
-import { RequestDurationHistogram } from './request-duration';
+import { RequestDurations } from './request-duration';
 
 export interface MetricSources {
   outboxBacklog(): Promise<Backlog>;
@@ -11,7 +11,7 @@ export interface MetricSources {
 
 export interface ServiceMetrics {
   registry: Registry;
-  requests: RequestDurationHistogram;
+  requests: RequestDurations;
   webhookAttempts: Counter<'outcome'>;
   rateLimitRefusals: Counter;
 }
@@ -24,8 +24,7 @@ export interface ServiceMetrics {
 export function createServiceMetrics(sources: MetricSources): ServiceMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const requests = new RequestDurationHistogram();
-  requests.register(registry);
+  const requests = new RequestDurations(registry);
   registerBacklogGauges(
     registry,
     {
