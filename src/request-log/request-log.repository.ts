@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, QueryFailedError } from 'typeorm';
 import type { FailedRequest } from './failed-request';
 import type { TallyRow } from './request-tally';
 
@@ -23,6 +23,15 @@ export interface ErrorGroupRow {
   error: string | null;
   count: number;
   last_at: Date;
+}
+
+/**
+ * A write PostgreSQL refused for what it holds (a data exception or a constraint: SQLSTATE class
+ * 22 or 23), which it would refuse again, unlike a connection lost or a server away.
+ */
+export function refusedForItsContent(error: unknown): boolean {
+  const code = error instanceof QueryFailedError ? (error.driverError as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && (code.startsWith('22') || code.startsWith('23'));
 }
 
 // Whichever instance takes it prunes; the others skip that round.

@@ -1,4 +1,5 @@
 import type { ConfigService } from '@nestjs/config';
+import { QueryFailedError } from 'typeorm';
 import type { KeyChecks } from '../access-keys/key-checks';
 import type { HttpRequest } from '../common/context/http-types';
 import type { RequestContext } from '../common/context/request-context';
@@ -187,6 +188,21 @@ describe('RequestRecorder', () => {
       { keyId: 1, method: 'POST', route: '/orders/admin/:orderId', status: 422, count: 1 },
     ]);
     expect(written.at(-1)!.failures).toHaveLength(1);
+  });
+
+  it('drops a write the database refuses for its content, so it holds up nothing after it', async () => {
+    const { subject, hear, write, written } = recorder();
+    const refused = Object.assign(new Error('value too long for type character varying(64)'), { code: '22001' });
+    write.mockRejectedValueOnce(new QueryFailedError('INSERT', [], refused));
+    hear(outcome(422, key(1)));
+    await subject.flush();
+    hear(outcome(200, key(1)));
+    await subject.flush();
+    expect(write).toHaveBeenCalledTimes(2);
+    expect(written.at(-1)).toEqual({
+      counts: [{ keyId: 1, method: 'POST', route: '/orders/admin/:orderId', status: 200, count: 1 }],
+      failures: [],
+    });
   });
 
   it('writes many failures in batches, the counts with the first', async () => {

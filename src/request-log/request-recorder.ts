@@ -5,7 +5,7 @@ import { headerOf, isRepeated } from '../common/http/header-of';
 import { RequestOutcomes, type RequestOutcome } from '../common/http/request-outcomes';
 import type { Environment } from '../config/environment';
 import { withoutSecrets, type FailedRequest } from './failed-request';
-import { RequestLogRepository } from './request-log.repository';
+import { RequestLogRepository, refusedForItsContent } from './request-log.repository';
 import { RequestTally } from './request-tally';
 import { RouteTemplates } from './route-templates';
 
@@ -115,7 +115,7 @@ export class RequestRecorder implements OnApplicationBootstrap, OnApplicationShu
       keyId,
       at: new Date(at),
       method: outcome.method.slice(0, 16),
-      route,
+      route: route?.slice(0, 512) ?? null,
       path: withoutSecrets(path, 2048),
       status: outcome.status,
       error: outcome.error === null ? null : withoutSecrets(outcome.error, 1000),
@@ -165,9 +165,16 @@ export class RequestRecorder implements OnApplicationBootstrap, OnApplicationShu
           await this.repository.write(counts, waiting.slice(from, from + FAILURES_PER_WRITE));
           counts = [];
         } catch (error) {
+          const message = (error as Error).message;
+          if (refusedForItsContent(error)) {
+            // Tried again it would fail again, and hold up everything after it.
+            this.logger.error(`request log entries dropped, refused by the database: ${message}`);
+            counts = [];
+            continue;
+          }
           this.tally.restore(counts);
           this.requeue(waiting.slice(from));
-          this.logger.warn(`could not write the request log: ${(error as Error).message}`);
+          this.logger.warn(`could not write the request log: ${message}`);
           return;
         }
       }
