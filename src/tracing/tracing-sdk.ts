@@ -64,14 +64,23 @@ export function startTracing(): { stop(): Promise<void> } {
     instrumentations: [
       // No header is captured (none is configured); the query string is scrubbed on export.
       new HttpInstrumentation(),
-      // The route template of a Fastify request (@fastify/otel: Fastify's own, maintained instrumentation).
-      new FastifyOtelInstrumentation({ registerOnInitialization: true, instrumentHooks: false }),
-      // Express names the route; a span for every middleware would only be noise.
-      new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
+      // The route template of a Fastify request (@fastify/otel: Fastify's own, maintained
+      // instrumentation). Spans cost a traced request most of what tracing costs it, so the
+      // frameworks' own are kept to the one that names the route; Nest's show the handler.
+      new FastifyOtelInstrumentation({
+        registerOnInitialization: true,
+        instrumentHooks: false,
+        instrumentHandler: false,
+      }),
+      // The route template of an Express request; its layers' spans (Nest's middleware and handler) only repeat Nest's.
+      new ExpressInstrumentation({
+        ignoreLayersType: [ExpressLayerType.MIDDLEWARE, ExpressLayerType.ROUTER, ExpressLayerType.REQUEST_HANDLER],
+      }),
       new NestInstrumentation(),
-      // Statement text only (its values are placeholders); statements outside a request (the
-      // workers' polls, migrations) would each be a trace of their own, so they are left out.
-      new PgInstrumentation({ enhancedDatabaseReporting: false, requireParentSpan: true }),
+      // Statement text only (its values are placeholders), and statements only: not each
+      // connection taken from the pool. Statements outside a request (the workers' polls,
+      // migrations) would each be a trace of their own, so they are left out.
+      new PgInstrumentation({ enhancedDatabaseReporting: false, requireParentSpan: true, ignoreConnectSpans: true }),
       // fetch: the carrier's client.
       new UndiciInstrumentation(),
     ],
