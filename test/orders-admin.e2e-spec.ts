@@ -72,6 +72,7 @@ describe('GET /orders/admin/all and /orders/admin/:orderId', () => {
       totalKopeks: 9007199254740991,
       orderedAt: '2026-01-02T03:04:05.006Z',
       createdAt: (stored.created_at as Date).toISOString(),
+      updatedAt: (stored.updated_at as Date).toISOString(),
     };
     expect(line).toStrictEqual(expected);
     expect(Object.keys(line)).toEqual(Object.keys(expected));
@@ -145,6 +146,7 @@ describe('GET /orders/admin/all and /orders/admin/:orderId', () => {
         'stockShortage',
         'orderedAt',
         'createdAt',
+        'updatedAt',
         'itemsTotalKopeks',
         'deliveryCostKopeks',
         'totalKopeks',

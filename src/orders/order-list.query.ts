@@ -1,16 +1,32 @@
 import { KeyCheckSql } from '../access-keys/verify-key.query';
 import { isoTimestampSql } from '../database/iso-timestamp.sql';
 import type { Prepared } from '../database/prepared';
+import type { OrderStatus } from './order.entity';
+
+/**
+ * The list's filters (contract §16), combined with AND. `updatedSince` is an ISO 8601 time with
+ * its offset, as ListOrdersQueryDto leaves it.
+ */
+export interface OrderListFilter {
+  status?: OrderStatus;
+  partnerOrderId?: string;
+  updatedSince?: string;
+}
+
+/** Each filter's condition on a row of orders, given its parameter; in the order of their parameters. */
+const CONDITIONS: ReadonlyArray<{ field: keyof OrderListFilter; tag: string; sql: (param: string) => string }> = [
+  { field: 'status', tag: 's', sql: (p) => `status = ${p}` },
+  { field: 'partnerOrderId', tag: 'p', sql: (p) => `partner_order_id = ${p}` },
+  { field: 'updatedSince', tag: 'u', sql: (p) => `updated_at >= ${p}::timestamptz` },
+];
 
 /**
  * The list's answer (OrderListResponse) as JSON text, built by PostgreSQL: a page of the brand's
- * orders, newest first, and the brand's total, kept by triggers on orders (migration
- * BrandOrderCounts: a handful of rows, whatever the number of orders). Built here rather than
- * from rows, the answer costs the service no row description, row or date parsing and no
- * serialisation (docs/performance.md, PERF-21). `json`, not `jsonb`, keeps the keys in the order
- * below.
+ * orders (those `where` keeps), newest first, and `total`. Built here rather than from rows, the
+ * answer costs the service no row description, row or date parsing and no serialisation
+ * (docs/performance.md, PERF-21). `json`, not `jsonb`, keeps the keys in the order below.
  */
-const pageJson = (brandId: string, limit: string, offset: string) =>
+const pageJson = (where: string, limit: string, offset: string, total: string) =>
   `json_build_object(
      'items', COALESCE((
         SELECT json_agg(json_build_object(
@@ -18,17 +34,36 @@ const pageJson = (brandId: string, limit: string, offset: string) =>
                  'status', o.status, 'paymentStatus', o.payment_status, 'deliveryStatus', o.delivery_status,
                  'stockShortage', o.stock_shortage, 'recipientName', o.recipient_full_name, 'totalKopeks', o.total_kopeks,
                  'orderedAt', ${isoTimestampSql('o.ordered_at')},
-                 'createdAt', ${isoTimestampSql('o.created_at')}) ORDER BY o.id DESC)
-          FROM (SELECT * FROM orders WHERE brand_id = ${brandId} ORDER BY id DESC LIMIT ${limit} OFFSET ${offset}) o
+                 'createdAt', ${isoTimestampSql('o.created_at')},
+                 'updatedAt', ${isoTimestampSql('o.updated_at')}) ORDER BY o.id DESC)
+          FROM (SELECT * FROM orders WHERE ${where} ORDER BY id DESC LIMIT ${limit} OFFSET ${offset}) o
      ), '[]'::json),
-     'total', (SELECT COALESCE(sum(c.orders), 0) FROM brand_order_counts c WHERE c.brand_id = ${brandId})
+     'total', ${total}
    )::text`;
+
+/**
+ * Unfiltered, the total is the brand's, kept by triggers on orders (migration BrandOrderCounts: a
+ * handful of rows, whatever the number of orders).
+ */
+const brandPageJson = (brandId: string, limit: string, offset: string) =>
+  pageJson(
+    `brand_id = ${brandId}`,
+    limit,
+    offset,
+    `(SELECT COALESCE(sum(c.orders), 0) FROM brand_order_counts c WHERE c.brand_id = ${brandId})`,
+  );
+
+/** Filtered, the total counts the orders the filters keep. */
+const filteredPageJson = (where: string, limit: string, offset: string) =>
+  pageJson(where, limit, offset, `(SELECT count(*) FROM orders WHERE ${where})`);
 
 /** A page of a brand's orders ($1 brand, $2 limit, $3 offset): one row, `body`. */
 export const LIST_ORDERS: Prepared = {
   name: 'list_orders',
-  text: `SELECT ${pageJson('$1', '$2', '$3')} AS body`,
+  text: `SELECT ${brandPageJson('$1', '$2', '$3')} AS body`,
 };
+
+const keyCtes = KeyCheckSql.ctes({ fingerprint: '$1', permission: '$2', settingsManage: '$3' });
 
 /**
  * LIST_ORDERS carrying the integration key check (PendingKeyCheck; $1 fingerprint, $2 the
@@ -37,7 +72,46 @@ export const LIST_ORDERS: Prepared = {
  */
 export const LIST_ORDERS_WITH_KEY: Prepared = {
   name: 'list_orders_with_key',
-  text: `WITH ${KeyCheckSql.ctes({ fingerprint: '$1', permission: '$2', settingsManage: '$3' })}
+  text: `WITH ${keyCtes}
        SELECT ${KeyCheckSql.outcome} AS key_check,
-              (SELECT ${pageJson('k.brand_id', '$4', '$5')} FROM key_ok k) AS body`,
+              (SELECT ${brandPageJson('k.brand_id', '$4', '$5')} FROM key_ok k) AS body`,
 };
+
+/** A filtered list's statements and the values of its filters, which follow the statement's own parameters. */
+export interface FilteredList {
+  /** As LIST_ORDERS, then the filters' values. */
+  plain: Prepared;
+  /** As LIST_ORDERS_WITH_KEY, then the filters' values. */
+  withKey: Prepared;
+  values: unknown[];
+}
+
+const filteredStatements = new Map<string, { plain: Prepared; withKey: Prepared }>();
+
+/**
+ * The statements of a list with these filters, or null when none is given (LIST_ORDERS then).
+ * One named statement per combination of filters, each with only its own conditions: the
+ * service's generic plans (plan_cache_mode) cannot drop a `$n IS NULL OR …` branch, so a
+ * catch-all statement would plan every filter as present.
+ */
+export function filteredList(filter: OrderListFilter): FilteredList | null {
+  const present = CONDITIONS.filter((c) => filter[c.field] !== undefined);
+  if (present.length === 0) return null;
+  const tags = present.map((c) => c.tag).join('');
+  let statements = filteredStatements.get(tags);
+  if (!statements) {
+    const where = (brandId: string, first: number) =>
+      [`brand_id = ${brandId}`, ...present.map((c, i) => c.sql(`$${first + i}`))].join(' AND ');
+    statements = {
+      plain: { name: `list_orders_by_${tags}`, text: `SELECT ${filteredPageJson(where('$1', 4), '$2', '$3')} AS body` },
+      withKey: {
+        name: `list_orders_by_${tags}_with_key`,
+        text: `WITH ${keyCtes}
+       SELECT ${KeyCheckSql.outcome} AS key_check,
+              (SELECT ${filteredPageJson(where('k.brand_id', 6), '$4', '$5')} FROM key_ok k) AS body`,
+      },
+    };
+    filteredStatements.set(tags, statements);
+  }
+  return { ...statements, values: present.map((c) => filter[c.field]) };
+}

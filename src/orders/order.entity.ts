@@ -13,6 +13,8 @@ export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 @Unique('uq_orders_partner_order', ['brandId', 'partnerOrderId'])
 @Check('ck_orders_source', `"source" IN ('storefront', 'platform')`)
 @Index('ix_orders_brand_id', ['brandId', 'id'])
+// The order list's `updatedSince` (contract §16).
+@Index('ix_orders_brand_updated', ['brandId', 'updatedAt'])
 // Partial: most storefront orders arrive without carrier data and need no entry (migration 1763770700000).
 @Index('ix_orders_carrier_uuid', ['carrierOrderUuid'], { where: '"carrier_order_uuid" IS NOT NULL' })
 @Index('ix_orders_carrier_tracking', ['carrierTrackingNumber'], { where: '"carrier_tracking_number" IS NOT NULL' })
@@ -54,6 +56,10 @@ export class OrderEntity {
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
+
+  /** The last change of state (status, payment, delivery): OrderLifecycle's statements set it. */
+  @Column({ name: 'updated_at', type: 'timestamptz', default: () => 'now()' })
+  updatedAt: Date;
 
   @Column({ name: 'items_total_kopeks', type: 'bigint', transformer: kopeks })
   itemsTotalKopeks: number;

@@ -13,7 +13,7 @@ import { orderEventData } from './order-event-data';
 import type { KeyCheckOutcome } from '../access-keys/verify-key.query';
 import type { PendingKeyCheck } from '../access-keys/statement-key/pending-key-check';
 import { SETTINGS_MANAGE } from '../common/context/permissions';
-import { LIST_ORDERS, LIST_ORDERS_WITH_KEY } from './order-list.query';
+import { filteredList, LIST_ORDERS, LIST_ORDERS_WITH_KEY, type OrderListFilter } from './order-list.query';
 import type { JsonText } from '../common/http/json-text';
 import type { OrderListResponse } from './dto/order.responses';
 
@@ -79,6 +79,12 @@ export interface LockedOrderRow extends PayableOrderRow {
   carrier_registration_started_at: Date | null;
 }
 
+/**
+ * `updated_at` for an UPDATE of orders whose `changed` (over the row's old values) tells whether
+ * its state moved: a repeated payment or carrier status leaves the time of the last change.
+ */
+const touched = (changed: string): string => `updated_at = CASE WHEN ${changed} THEN now() ELSE updated_at END`;
+
 const ORDER_EVENT: EventPart = {
   subject: 'order',
   brandId: 'o.brand_id',
@@ -100,9 +106,21 @@ export class OrdersRepository {
     private readonly events: DomainEvents,
   ) {}
 
-  /** A page of the brand's orders with its total, as the list's JSON answer. */
-  async page(brandId: number, limit: number, offset: number): Promise<JsonText<OrderListResponse>> {
-    return (await this.statements.read<{ body: string }>(LIST_ORDERS, [brandId, limit, offset]))[0].body;
+  /** A page of the brand's orders that the filter keeps, with their total, as the list's JSON answer. */
+  async page(
+    brandId: number,
+    limit: number,
+    offset: number,
+    filter: OrderListFilter,
+  ): Promise<JsonText<OrderListResponse>> {
+    const filtered = filteredList(filter);
+    const rows = await this.statements.read<{ body: string }>(filtered?.plain ?? LIST_ORDERS, [
+      brandId,
+      limit,
+      offset,
+      ...(filtered?.values ?? []),
+    ]);
+    return rows[0].body;
   }
 
   /** The same page with the key check in the statement (LIST_ORDERS_WITH_KEY); no body unless the key acted. */
@@ -110,14 +128,13 @@ export class OrdersRepository {
     key: PendingKeyCheck,
     limit: number,
     offset: number,
+    filter: OrderListFilter,
   ): Promise<{ key_check: KeyCheckOutcome; body: JsonText<OrderListResponse> | null }> {
-    const rows = await this.statements.read<{ key_check: KeyCheckOutcome; body: string | null }>(LIST_ORDERS_WITH_KEY, [
-      key.fingerprint,
-      key.permission,
-      SETTINGS_MANAGE,
-      limit,
-      offset,
-    ]);
+    const filtered = filteredList(filter);
+    const rows = await this.statements.read<{ key_check: KeyCheckOutcome; body: string | null }>(
+      filtered?.withKey ?? LIST_ORDERS_WITH_KEY,
+      [key.fingerprint, key.permission, SETTINGS_MANAGE, limit, offset, ...(filtered?.values ?? [])],
+    );
     return rows[0];
   }
 
@@ -158,14 +175,17 @@ export class OrdersRepository {
   }
 
   async setCancelled(tx: Tx, orderId: number, reason: string | null): Promise<void> {
-    await tx.query(`UPDATE orders SET status = 'cancelled', cancelled_at = now(), cancel_reason = $2 WHERE id = $1`, [
-      orderId,
-      reason,
-    ]);
+    await tx.query(
+      `UPDATE orders SET status = 'cancelled', cancelled_at = now(), cancel_reason = $2, updated_at = now() WHERE id = $1`,
+      [orderId, reason],
+    );
   }
 
   async setStatus(tx: Tx, orderId: number, status: OrderStatus): Promise<void> {
-    await tx.query('UPDATE orders SET status = $2 WHERE id = $1', [orderId, status]);
+    await tx.query(`UPDATE orders SET status = $2, ${touched('status IS DISTINCT FROM $2::varchar')} WHERE id = $1`, [
+      orderId,
+      status,
+    ]);
   }
 
   /** Marks a registration under way unless the order is cancelled or registered; true when marked. */
@@ -218,7 +238,8 @@ export class OrdersRepository {
   async setPaid(tx: Tx, orderId: number, change: { status: OrderStatus; paidAt: Date; shortage: boolean }) {
     await tx.query(
       `UPDATE orders SET payment_status = 'paid', status = $4, paid_at = $2,
-              stock_deducted_at = COALESCE(stock_deducted_at, now()), stock_shortage = stock_shortage OR $3
+              stock_deducted_at = COALESCE(stock_deducted_at, now()), stock_shortage = stock_shortage OR $3,
+              ${touched(`payment_status IS DISTINCT FROM 'paid' OR status IS DISTINCT FROM $4::varchar`)}
         WHERE id = $1`,
       [orderId, change.paidAt, change.shortage, change.status],
     );
@@ -232,7 +253,8 @@ export class OrdersRepository {
   ): Promise<void> {
     await tx.query(
       `UPDATE orders SET delivery_status = $2, delivery_status_at = $3, status = $4,
-              carrier_tracking_number = COALESCE(carrier_tracking_number, $5)
+              carrier_tracking_number = COALESCE(carrier_tracking_number, $5),
+              ${touched('delivery_status IS DISTINCT FROM $2::varchar OR status IS DISTINCT FROM $4::varchar')}
         WHERE id = $1`,
       [orderId, change.deliveryStatus, change.at, change.status, change.trackingNumber],
     );

@@ -19,6 +19,7 @@ import { OrderCountSlotPerConnection1763771200000 } from './1763771200000-order-
 import { RequestLog1763771400000 } from './1763771400000-request-log';
 import { DomainEventPositions1763771500000 } from './1763771500000-domain-event-positions';
 import { BacklogIndexes1763771600000 } from './1763771600000-backlog-indexes';
+import { OrderUpdatedAt1763771800000 } from './1763771800000-order-updated-at';
 
 /** Every migration, in order. A new migration is added here as well as in its own file. */
 export const migrations = [
@@ -43,4 +44,5 @@ export const migrations = [
   RequestLog1763771400000,
   DomainEventPositions1763771500000,
   BacklogIndexes1763771600000,
+  OrderUpdatedAt1763771800000,
 ];

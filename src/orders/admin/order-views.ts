@@ -27,6 +27,7 @@ export function toOrderView(order: OrderEntity, items: OrderItemView[]) {
     stockShortage: order.stockShortage,
     orderedAt: order.orderedAt.toISOString(),
     createdAt: order.createdAt.toISOString(),
+    updatedAt: order.updatedAt.toISOString(),
     itemsTotalKopeks: order.itemsTotalKopeks,
     deliveryCostKopeks: order.deliveryCostKopeks,
     totalKopeks: order.totalKopeks,

@@ -10,6 +10,7 @@ import type { JsonText } from '../../common/http/json-text';
 import type { OrderListResponse } from '../dto/order.responses';
 import type { PlatformOrderDto } from '../dto/platform-order.dto';
 import type { OrderEntity } from '../order.entity';
+import type { OrderListFilter } from '../order-list.query';
 import { toOrderView } from './order-views';
 import { OrderLifecycle } from '../order-lifecycle';
 import { OrdersRepository } from '../orders.repository';
@@ -28,14 +29,25 @@ export class OrdersService {
     private readonly keys: KeyChecks,
   ) {}
 
-  /** The brand's orders, newest first, with the total, as JSON text (the key-check hot path: one round trip). */
-  async list(ctx: BrandContext, page: { limit: number; offset: number }): Promise<JsonText<OrderListResponse>> {
+  /**
+   * The brand's orders that the filters keep, newest first, with their total, as JSON text (the
+   * key-check hot path, filtered or not: one round trip).
+   */
+  async list(
+    ctx: BrandContext,
+    page: { limit: number; offset: number } & OrderListFilter,
+  ): Promise<JsonText<OrderListResponse>> {
+    const filter: OrderListFilter = {
+      status: page.status,
+      partnerOrderId: page.partnerOrderId,
+      updatedSince: page.updatedSince,
+    };
     const pending = this.keys.pendingOf(ctx);
     if (pending) {
-      const { key_check, body } = await this.orders.pageWithKey(pending, page.limit, page.offset);
+      const { key_check, body } = await this.orders.pageWithKey(pending, page.limit, page.offset, filter);
       if ((await this.keys.settle(ctx, key_check)).acted && body !== null) return body;
     }
-    return this.orders.page(ctx.brandId, page.limit, page.offset);
+    return this.orders.page(ctx.brandId, page.limit, page.offset, filter);
   }
 
   async get(ctx: BrandContext, orderId: number) {

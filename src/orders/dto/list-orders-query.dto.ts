@@ -1,8 +1,34 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional, IsString, Length } from 'class-validator';
 import { LimitQueryDto } from '../../common/validation/dto/limit-query.dto';
 import { INT4_MAX } from '../../common/validation/integer-text';
+import { QueryInstant } from '../../common/validation/query-instant.decorator';
 import { QueryInt } from '../../common/validation/query-int.decorator';
+import { ORDER_STATUSES, type OrderStatus } from '../order.entity';
 
+const partnerOrderIdText = 'partnerOrderId must be one text of 1 to 100 characters';
+
+/** `GET /orders/admin/all`: the page, and the filters of contract §16, combined with AND. */
 export class ListOrdersQueryDto extends LimitQueryDto {
   @QueryInt({ min: 0, max: INT4_MAX, default: 0 })
   offset: number = 0;
+
+  @ApiPropertyOptional({ enum: ORDER_STATUSES, description: 'Only orders in this status' })
+  @IsOptional()
+  @IsIn(ORDER_STATUSES, { message: `status must be one of ${ORDER_STATUSES.join(', ')}` })
+  status?: OrderStatus;
+
+  @ApiPropertyOptional({ description: 'Only the order with this storefront order number (exact)', example: 'T-10025' })
+  @IsOptional()
+  @IsString({ message: partnerOrderIdText })
+  @Length(1, 100, { message: partnerOrderIdText })
+  partnerOrderId?: string;
+
+  @QueryInstant({
+    description:
+      'Only orders whose state (status, payment, delivery) changed at or after this time: an ISO 8601 date and ' +
+      'time with Z or an offset, or a date alone (its midnight in UTC)',
+    example: '2026-11-26T12:00:00Z',
+  })
+  updatedSince?: string;
 }

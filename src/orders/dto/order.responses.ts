@@ -25,6 +25,8 @@ class OrderHead {
   @ApiProperty() totalKopeks: number;
   @ApiProperty({ format: 'date-time' }) orderedAt: string;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({ format: 'date-time', description: 'The last change of state: status, payment or delivery' })
+  updatedAt: string;
 }
 
 export class OrderSummary extends OrderHead {
@@ -33,7 +35,8 @@ export class OrderSummary extends OrderHead {
 
 export class OrderListResponse {
   @ApiProperty({ type: [OrderSummary] }) items: OrderSummary[];
-  @ApiProperty({ description: "The brand's number of orders" }) total: number;
+  @ApiProperty({ description: "The number of the brand's orders that the filters keep (all of them without filters)" })
+  total: number;
 }
 
 export class OrderItemResponse {
