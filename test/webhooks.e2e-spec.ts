@@ -206,7 +206,7 @@ describe('webhook endpoints and deliveries', () => {
     const all = receiver
       .at('/everything')
       .slice(before)
-      .filter((m) => m.json.data.orderId === order.id);
+      .filter((m) => m.json.type.startsWith('order.') && m.json.data.orderId === order.id);
     expect(all.map((m) => [m.json.type, m.json.data.sequence])).toEqual([
       ['order.created', 1],
       ['order.cancelled', 2],
@@ -400,7 +400,7 @@ describe('webhook endpoints and deliveries', () => {
     }
   });
 
-  it("a brand's first endpoint hears its very next order, though the orders before ran without the event parts", async () => {
+  it("records a brand's order events with no endpoint, and its first endpoint hears its very next order", async () => {
     const key = await issueKey(suite.fx, otherBrand, { permissions: ['orders.create_partner'] });
     await createProduct(suite.fx, otherBrand, {
       article: 'CAP',
@@ -424,8 +424,15 @@ describe('webhook endpoints and deliveries', () => {
     const events = () => countRows(dbUrl(), 'domain_events', 'brand_id = $1', [otherBrand]);
     const orders = () => countRows(dbUrl(), 'orders', 'brand_id = $1', [otherBrand]);
 
+    const orderEvents = () =>
+      countRows(dbUrl(), 'domain_events', `brand_id = $1 AND type = 'order.created'`, [otherBrand]);
+    const messages = () => countRows(dbUrl(), 'webhook_messages', 'brand_id = $1', [otherBrand]);
+
+    // Every event is recorded for the events API (§16), listened to or not: the order's and its size's.
     await placeOrder();
-    expect(await events()).toBe(0);
+    expect(await orderEvents()).toBe(1);
+    expect(await events()).toBe(2 + 2); // product.created and the initial stock, then the order's two
+    expect(await messages()).toBe(0);
     const late = (
       await request(http())
         .post(path)
@@ -433,18 +440,19 @@ describe('webhook endpoints and deliveries', () => {
         .send({ url: receiver.url('/late'), eventTypes: ['order.created'] })
         .expect(201)
     ).body as { id: number };
-    // This instance last saw the brand without an endpoint: the order still carries its event.
     const heard = await placeOrder();
-    expect(await events()).toBe(1);
+    expect(await orderEvents()).toBe(2);
     expect(await orders()).toBe(2);
+    expect(await messages()).toBe(1);
     await deliverDue();
     expect(receiver.at('/late').map((m) => m.json.data.orderId)).toEqual([heard.id]);
 
     await request(http()).delete(`${path}/${late.id}`).set(admin).expect(204);
     await placeOrder();
     await placeOrder();
-    expect(await events()).toBe(1);
+    expect(await orderEvents()).toBe(4);
     expect(await orders()).toBe(4);
+    expect(await messages()).toBe(1);
   });
 
   it('sends nothing for a change that rolled back', async () => {

@@ -3,4 +3,9 @@
  * never offers a permission or an event type the API does not know.
  */
 export { BRAND_PERMISSIONS, SETTINGS_MANAGE } from '../../src/common/context/permissions';
-export { ORDER_EVENT_TYPES, RETURN_EVENT_TYPES } from '../../src/webhooks/event-types';
+export {
+  ORDER_EVENT_TYPES,
+  PRODUCT_EVENT_TYPES,
+  RETURN_EVENT_TYPES,
+  STOCK_EVENT_TYPES,
+} from '../../src/webhooks/event-types';

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { DomainEventsModule } from '../domain-events/domain-events.module';
 import { StockLedgerModule } from '../stock-ledger/stock-ledger.module';
 import { CatalogController } from './catalog.controller';
 import { CatalogMatcher } from './catalog-matcher';
@@ -17,6 +18,7 @@ import { IdempotencyModule } from '../idempotency/idempotency.module';
     SecurityJournalModule,
     TypeOrmModule.forFeature([ProductEntity, ProductSizeEntity]),
     StockLedgerModule,
+    DomainEventsModule,
   ],
   controllers: [CatalogController],
   providers: [CatalogRepository, CatalogService, CatalogMatcher],

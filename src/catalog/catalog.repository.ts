@@ -6,6 +6,26 @@ import type { Tx } from '../database/transactions';
 import { ProductSizeEntity } from './product-size.entity';
 import { ProductEntity } from './product.entity';
 import { CatalogSql } from './catalog.sql';
+import { DomainEvents } from '../domain-events/domain-events';
+import type { EventPart } from '../domain-events/domain-events.sql';
+import type { PRODUCT_EVENT_TYPES } from '../domain-events/event-types';
+
+/**
+ * A product's event (contract §16): the product as the change left it, its sizes in id order (the
+ * order the catalog lists them). $1 the product, $2 the type. The caller holds the product's row.
+ */
+const PRODUCT_EVENT: EventPart = {
+  subject: 'product',
+  brandId: 'p.brand_id',
+  subjectId: 'p.id',
+  type: '$2',
+  data: `jsonb_build_object('productId', p.id, 'article', p.article, 'storefrontArticle', p.storefront_article,
+           'name', p.name, 'priceKopeks', p.price_kopeks,
+           'sizes', COALESCE((SELECT jsonb_agg(jsonb_build_object('sizeId', s.id, 'name', s.name, 'priceKopeks', s.price_kopeks)
+                                               ORDER BY s.id)
+                                FROM product_sizes s WHERE s.product_id = p.id), '[]'::jsonb))`,
+  from: '(SELECT id, brand_id, article, storefront_article, name, price_kopeks FROM products WHERE id = $1) AS p',
+};
 
 /** A product and one of its sizes (or none, for a product without sizes), as line matching reads them. */
 export interface SizeMatchRow {
@@ -71,7 +91,23 @@ export class CatalogRepository {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly statements: PreparedStatements,
+    private readonly events: DomainEvents,
   ) {}
+
+  /**
+   * Locks the product's row for the rest of `tx` (its changes and its event are then numbered
+   * and read in turn) and reads it as the last change left it. Not a key lock: orders may still
+   * name the product.
+   */
+  async lockProduct(tx: Tx, productId: number): Promise<ProductEntity | null> {
+    await tx.query('SELECT id FROM products WHERE id = $1 FOR NO KEY UPDATE', [productId]);
+    return tx.getRepository(ProductEntity).findOne({ where: { id: productId } });
+  }
+
+  /** Records the product's event, from the product as `tx` left it. */
+  appendProductEvent(tx: Tx, productId: number, type: (typeof PRODUCT_EVENT_TYPES)[number]): Promise<void> {
+    return this.events.append(tx, PRODUCT_EVENT, [productId, type]);
+  }
 
   insertProduct(tx: Tx, product: NewProduct): Promise<ProductEntity> {
     const products = tx.getRepository(ProductEntity);
@@ -82,12 +118,15 @@ export class CatalogRepository {
     if (Object.keys(change).length > 0) await tx.getRepository(ProductEntity).update({ id: productId }, change);
   }
 
-  /** Replaces the attributes as a whole document, not merged. */
-  async replaceAttributes(tx: Tx, productId: number, attributes: Record<string, unknown>): Promise<void> {
-    await tx.query('UPDATE products SET attributes = $2::jsonb, updated_at = now() WHERE id = $1', [
-      productId,
-      JSON.stringify(attributes),
-    ]);
+  /** Replaces the attributes as a whole document, not merged; true when they were different. */
+  async replaceAttributes(tx: Tx, productId: number, attributes: Record<string, unknown>): Promise<boolean> {
+    const rows: Array<{ changed: number }> = await tx.query(
+      `WITH changed AS (UPDATE products SET attributes = $2::jsonb, updated_at = now()
+                         WHERE id = $1 AND attributes IS DISTINCT FROM $2::jsonb RETURNING id)
+       SELECT count(*)::int AS changed FROM changed`,
+      [productId, JSON.stringify(attributes)],
+    );
+    return rows[0].changed > 0;
   }
 
   /** New sizes start at zero stock: their initial stock goes through the ledger. */

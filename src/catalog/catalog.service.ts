@@ -53,7 +53,10 @@ export class CatalogService {
           priceKopeks: input.priceKopeks,
           attributes: input.attributes ?? {},
         });
-        await this.addSizes(tx, ctx, product, input.sizes ?? []);
+        const sizes = input.sizes ?? [];
+        const saved = await this.addSizes(tx, product, sizes);
+        await this.catalog.appendProductEvent(tx, product.id, 'product.created');
+        await this.giveInitialStock(tx, ctx, product, saved, sizes);
         return product.id;
       }),
     );
@@ -65,13 +68,20 @@ export class CatalogService {
     assertDistinctSizes(input.sizes ?? []);
     await this.translateClashes(() =>
       this.transactions.run(async (tx) => {
+        // Under the product's lock: concurrent changes take turns, each event seeing the one before.
+        const current = (await this.catalog.lockProduct(tx, product.id)) ?? product;
         const change: ProductChange = {};
         if (input.name !== undefined) change.name = input.name.trim();
         if (input.article !== undefined) change.article = input.article.trim();
         if (input.storefrontArticle !== undefined) change.storefrontArticle = input.storefrontArticle?.trim() ?? null;
         if (input.priceKopeks !== undefined) change.priceKopeks = input.priceKopeks;
+        let changed = (Object.keys(change) as Array<keyof ProductChange>).some(
+          (field) => change[field] !== current[field],
+        );
         await this.catalog.updateProduct(tx, product.id, change);
-        if (input.attributes !== undefined) await this.catalog.replaceAttributes(tx, product.id, input.attributes);
+        if (input.attributes !== undefined) {
+          changed = (await this.catalog.replaceAttributes(tx, product.id, input.attributes)) || changed;
+        }
 
         const existing = await this.catalog.sizesOfProduct(tx, product.id);
         const byKey = new Map(existing.map((s) => [s.nameKey, s]));
@@ -79,11 +89,15 @@ export class CatalogService {
         for (const size of input.sizes ?? []) {
           const current = byKey.get(sizeKeyOf(size.name));
           if (!current) added.push(size);
-          else if (size.priceKopeks !== undefined) {
+          else if (size.priceKopeks !== undefined && size.priceKopeks !== current.priceKopeks) {
             await this.catalog.setSizePrice(tx, current.id, size.priceKopeks);
+            changed = true;
           }
         }
-        await this.addSizes(tx, ctx, product, added);
+        const saved = await this.addSizes(tx, product, added);
+        // Any change of the product records one event; a request that changed nothing records none.
+        if (changed || saved.length > 0) await this.catalog.appendProductEvent(tx, product.id, 'product.updated');
+        await this.giveInitialStock(tx, ctx, product, saved, added);
       }),
     );
     return this.view(product.id);
@@ -107,9 +121,9 @@ export class CatalogService {
     return this.catalog.stockLevels(brandId, shortOnly);
   }
 
-  private async addSizes(tx: Tx, ctx: BrandContext, product: ProductEntity, sizes: SizeDto[]): Promise<void> {
-    if (sizes.length === 0) return;
-    const saved = await this.catalog.insertSizes(
+  private async addSizes(tx: Tx, product: ProductEntity, sizes: SizeDto[]): Promise<Array<{ id: number }>> {
+    if (sizes.length === 0) return [];
+    return this.catalog.insertSizes(
       tx,
       sizes.map((size) => ({
         productId: product.id,
@@ -119,7 +133,17 @@ export class CatalogService {
         priceKopeks: size.priceKopeks ?? null,
       })),
     );
-    // Initial stock goes through the ledger like every other change.
+  }
+
+  /** Initial stock goes through the ledger like every other change (its events' reason `initial`). */
+  private async giveInitialStock(
+    tx: Tx,
+    ctx: BrandContext,
+    product: ProductEntity,
+    saved: Array<{ id: number }>,
+    sizes: SizeDto[],
+  ): Promise<void> {
+    if (saved.length === 0) return;
     await this.ledger.apply(
       tx,
       product.brandId,

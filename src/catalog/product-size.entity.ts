@@ -37,6 +37,14 @@ export class ProductSizeEntity {
   @Column({ type: 'integer', default: 0 })
   stock: number;
 
+  /** How many `stock.changed` events the size has (contract §16): the ledger's update numbers the next. */
+  @Column({ name: 'stock_events', type: 'integer', default: 0 })
+  stockEvents: number;
+
+  /** The position of the size's last stock event (0 before any): the next one's is at least this. */
+  @Column({ name: 'stock_event_position', type: 'bigint', default: 0 })
+  stockEventPosition: string;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 }

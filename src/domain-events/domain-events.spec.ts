@@ -14,7 +14,6 @@ const part: EventPart = {
 };
 
 const subscriber = (name: string): DomainEventSubscriber & { committed: jest.Mock } => ({
-  wants: (brandId, type) => `${name}_wants(${brandId}, ${type})`,
   ctes: (events) => `${name}_work AS (INSERT INTO ${name}_rows SELECT type FROM ${events} RETURNING 1)`,
   written: `(SELECT count(*) FROM ${name}_work)::int`,
   committed: jest.fn(),
@@ -41,15 +40,28 @@ describe('DomainEvents', () => {
     expect(text).toContain(
       'SELECT ((SELECT count(*) FROM a_work)::int) + ((SELECT count(*) FROM b_work)::int) AS written',
     );
-    expect(events.sql.wanted('$1', `'order.created'`)).toBe(
-      `(a_wants($1, 'order.created') OR b_wants($1, 'order.created'))`,
-    );
   });
 
   it('records the event alone when nothing subscribes', () => {
     const sql = new DomainEvents().sql;
-    expect(sql.append(part)).toMatch(/RETURNING brand_id, type, data, occurred_at\s*\) SELECT 0 AS written$/);
-    expect(sql.wanted('$1', `'order.created'`)).toBe('false');
+    expect(sql.append(part)).toMatch(/RETURNING id, brand_id, type, data, occurred_at\s*\) SELECT 0 AS written$/);
+  });
+
+  it('records the rows of several parts in one insert, numbering from the row when the owner keeps the count', () => {
+    const text = new DomainEvents().sql.append([
+      part,
+      { ...part, subject: 'size', numbered: { sequence: 'o.n', position: 'o.p' } },
+    ]);
+    expect(text.match(/INSERT INTO domain_events/g)).toHaveLength(1);
+    expect(text).toContain('UNION ALL');
+    expect(text).toContain('(o.n)::int, (o.p)::bigint');
+    expect(text).toContain('NULL::int, NULL::bigint');
+  });
+
+  it('records a state left as it was only when asked to record every change', () => {
+    const text = new DomainEvents().sql.append({ ...part, unlessUnchanged: true });
+    expect(text).toContain("IS DISTINCT FROM (SELECT e.data - 'sequence' FROM domain_events e");
+    expect(new DomainEvents().sql.append(part)).not.toContain('IS DISTINCT FROM');
   });
 
   it('refuses a subscriber once the statements are built, which would leave its work unwritten', () => {

@@ -7,30 +7,42 @@ export interface EventPart {
   type: string;
   /** A jsonb expression over `from`; the event's `sequence` is added to it. */
   data: string;
+  /** A FROM item; each of its rows (where `condition` holds) is one event, of a subject no other row names. */
   from: string;
   /** Recorded only when this holds. */
   condition?: string;
+  /**
+   * Recorded only when `data` differs from the subject's last event's (its `sequence` aside): for
+   * an owner that reports the state a change left, so a change that left it as it was records nothing.
+   */
+  unlessUnchanged?: boolean;
+  /**
+   * The event's sequence and the position below which it may not go, when the owner keeps them on
+   * the subject's row (read from the row its own statement updated): a statement that takes the
+   * subject's lock itself reads other tables with the snapshot it began with, which misses an event
+   * committed while it waited. Otherwise both come from the subject's last event.
+   */
+  numbered?: { sequence: string; position: string };
 }
 
 /**
  * The domain events' statement parts (contract §10): the owner of a subject appends its events
  * with them, in the transaction of the change, from its own row, so the event carries the state
- * the change left; what the subscribers write for the event (DomainEventSubscriber) is part of
+ * the change left; what the subscribers write for the events (DomainEventSubscriber) is part of
  * the same statement. Arguments are SQL expressions of the calling statement.
  */
 export interface DomainEventsSql {
-  /** True when some subscriber wants events of `type` of the brand. */
-  wanted(brandId: string, type: string): string;
   /**
-   * CTEs appending one event of the subject, numbered and positioned after its last (the caller
-   * holds the subject's row lock, so numbers never collide, the unique key backing that up, and
-   * the last event's transaction has ended or is this one), and the subscribers' writes for it.
+   * CTEs appending the events the parts yield, each numbered and positioned after its subject's
+   * last (the caller holds each subject's row lock, so numbers never collide, the unique key
+   * backing that up, and the last event's transaction has ended or is this one), and the
+   * subscribers' writes for them. One call a statement: its CTE names are fixed.
    */
-  appendCtes(p: EventPart): string;
+  appendCtes(parts: EventPart | readonly EventPart[]): string;
   /** After appendCtes: how many units of work the subscribers wrote (an int). */
   written: string;
-  /** A statement appending one event; its one row's `written` is the subscribers' work. */
-  append(p: EventPart): string;
+  /** A statement appending the parts' events; its one row's `written` is the subscribers' work. */
+  append(parts: EventPart | readonly EventPart[]): string;
 }
 
 /**
@@ -42,30 +54,44 @@ export interface DomainEventsSql {
  */
 const POSITION_OF_THIS_TRANSACTION = 'domain_event_position()';
 
+/** One part's events as rows of (brand_id, subject, subject_id, type, data, sequence, position). */
+function eventRows(p: EventPart): string {
+  const conditions = [
+    p.condition,
+    p.unlessUnchanged
+      ? `${p.data} IS DISTINCT FROM (SELECT e.data - 'sequence' FROM domain_events e
+                WHERE e.subject = '${p.subject}' AND e.subject_id = ${p.subjectId} ORDER BY e.sequence DESC LIMIT 1)`
+      : undefined,
+  ].filter(Boolean);
+  return `SELECT (${p.brandId})::int, '${p.subject}'::text, (${p.subjectId})::int, (${p.type})::text, (${p.data})::jsonb,
+                 ${p.numbered ? `(${p.numbered.sequence})::int, (${p.numbered.position})::bigint` : 'NULL::int, NULL::bigint'}
+          FROM ${p.from}${conditions.length ? ` WHERE ${conditions.join(' AND ')}` : ''}`;
+}
+
 /** The parts for these subscribers (none: events are recorded and nothing else is written). */
 export function domainEventsSql(subscribers: readonly DomainEventSubscriber[]): DomainEventsSql {
   const written = subscribers.length ? subscribers.map((s) => `(${s.written})`).join(' + ') : '0';
   const sql: DomainEventsSql = {
-    wanted: (brandId, type) =>
-      subscribers.length ? `(${subscribers.map((s) => s.wants(brandId, type)).join(' OR ')})` : 'false',
-    appendCtes: (p) =>
+    appendCtes: (parts) =>
       [
         `domain_event AS (
        INSERT INTO domain_events (brand_id, subject, subject_id, sequence, type, data, position)
-       SELECT ${p.brandId}, '${p.subject}', ${p.subjectId}, seq.n, ${p.type}, ${p.data} || jsonb_build_object('sequence', seq.n),
+       SELECT ev.brand_id, ev.subject, ev.subject_id, seq.n, ev.type, ev.data || jsonb_build_object('sequence', seq.n),
               GREATEST(${POSITION_OF_THIS_TRANSACTION}, seq.last_position)
-         FROM ${p.from},
-              LATERAL (SELECT COALESCE(max(l.sequence), 0) + 1 AS n, max(l.position) AS last_position
+         FROM (${[parts].flat().map(eventRows).join('\n         UNION ALL ')})
+              AS ev(brand_id, subject, subject_id, type, data, sequence, position),
+              LATERAL (SELECT COALESCE(ev.sequence, max(l.sequence) + 1, 1) AS n,
+                              COALESCE(ev.position, max(l.position)) AS last_position
                          FROM (SELECT e.sequence, e.position FROM domain_events e
-                                WHERE e.subject = '${p.subject}' AND e.subject_id = ${p.subjectId}
+                                WHERE ev.sequence IS NULL AND e.subject = ev.subject AND e.subject_id = ev.subject_id
                                 ORDER BY e.sequence DESC LIMIT 1) AS l) AS seq
-        ${p.condition ? `WHERE ${p.condition}` : ''}
-       RETURNING brand_id, type, data, occurred_at
+        ORDER BY ev.subject, ev.subject_id
+       RETURNING id, brand_id, type, data, occurred_at
      )`,
         ...subscribers.map((s) => s.ctes('domain_event')),
       ].join(',\n     '),
     written,
-    append: (p) => `WITH ${sql.appendCtes(p)} SELECT ${written} AS written`,
+    append: (parts) => `WITH ${sql.appendCtes(parts)} SELECT ${written} AS written`,
   };
   return sql;
 }

@@ -4,7 +4,7 @@ import type { DomainEventSubscriber } from './domain-event-subscriber';
 import { domainEventsSql, type DomainEventsSql, type EventPart } from './domain-events.sql';
 
 /**
- * Where the owners of orders and returns get the statement parts that record their events, and
+ * Where the owners of orders, returns, stock and products get the statement parts that record their events, and
  * where the modules acting on events subscribe (in their constructors, so every subscriber is in
  * before the first request builds a statement). One per application.
  */
@@ -12,7 +12,7 @@ import { domainEventsSql, type DomainEventsSql, type EventPart } from './domain-
 export class DomainEvents {
   private readonly subscribers: DomainEventSubscriber[] = [];
   private built: DomainEventsSql | null = null;
-  private readonly appends = new Map<EventPart, string>();
+  private readonly appends = new Map<EventPart | readonly EventPart[], string>();
 
   subscribe(subscriber: DomainEventSubscriber): void {
     // A statement built without a subscriber would leave its work unwritten for good.
@@ -34,11 +34,15 @@ export class DomainEvents {
    * Appends the event `part` describes (its `$n` taken from `values`) in `tx`, after the change
    * it reports; the subscribers hear of it once `tx` commits.
    */
-  async append(tx: Tx, part: EventPart, values: unknown[]): Promise<void> {
+  async append(tx: Tx, part: EventPart | readonly EventPart[], values: unknown[]): Promise<void> {
     let text = this.appends.get(part);
     if (text === undefined) this.appends.set(part, (text = this.sql.append(part)));
     const rows: Array<{ written: number }> = await tx.query(text, values);
-    const written = rows[0]?.written ?? 0;
+    this.recorded(tx, rows[0]?.written ?? 0);
+  }
+
+  /** A statement of `tx` recorded events and its subscribers wrote `written`: they hear of it once `tx` commits. */
+  recorded(tx: Tx, written: number): void {
     if (written > 0) Transactions.afterCommit(tx, () => this.committed(written));
   }
 }

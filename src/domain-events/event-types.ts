@@ -20,9 +20,9 @@ export const RETURN_EVENT_TYPES = [
   'return.canceled',
   'return.refunded',
 ] as const;
-/** The events of a size's stock; none is written yet, but readers may already ask for them. */
+/** The events of a size's stock: one a size changed in a transaction, whatever changed it. */
 export const STOCK_EVENT_TYPES = ['stock.changed'] as const;
-/** The events of a product; none is written yet, but readers may already ask for them. */
+/** The events of a product: its creation and any change of what it is. */
 export const PRODUCT_EVENT_TYPES = ['product.created', 'product.updated'] as const;
 
 /**

@@ -127,8 +127,9 @@ export const INSERT_ORDER: Prepared = {
  * its lines matched to the brand's catalog by storefront article and size, priced
  * (the given price, else the size's, else the product's), the sizes locked in the ledger's order,
  * the order written with stockShortage known, then the stock, the lines, the ledger rows and the
- * acceptance mail, and the `order.created` event with what its subscribers write (DomainEvents)
- * when the brand has one for it. An order the brand already has with this partnerOrderId is read instead (the
+ * acceptance mail, and the events (contract §16): `order.created` and one `stock.changed` a size,
+ * with what their subscribers write (DomainEvents), which for a brand with no endpoint is nothing.
+ * An order the brand already has with this partnerOrderId is read instead (the
  * repeat check) and nothing is matched, locked or written; so is nothing when a line matches no
  * size ("unmatched": the caller asks the matcher which, for the 422). One round trip instead of
  * a lookup, a matching query, BEGIN, order, stock, mail, COMMIT (docs/performance.md, PERF-17).
@@ -142,13 +143,8 @@ function acceptStorefrontOrderSql(
   A: Readonly<Record<(typeof STOREFRONT_PARAMS)[number], string>>,
   key: { ctes: string; ok: string; outcome: string } | null,
   events: DomainEventsSql,
-  recorded: boolean,
 ): string {
-  // Without the event parts, a brand that listens for order.created gets no order at all: the
-  // answer is `listens`, and the caller runs the statement with them.
-  const listens = recorded ? 'false' : events.wanted(A.brandId, `'order.created'`);
   return `WITH ${key ? `${key.ctes},` : ''}
-       listens AS (SELECT ${listens} AS yes),
        earlier AS (${earlierOrderSql(A.brandId, A.partnerOrderId)}),
        matched AS (${CatalogSql.matchStorefrontLines({
          brandId: A.brandId,
@@ -160,7 +156,7 @@ function acceptStorefrontOrderSql(
          }),
          condition: 'NOT EXISTS (SELECT 1 FROM earlier)',
        })}),
-       ready AS (SELECT NOT EXISTS (SELECT 1 FROM earlier) AND NOT (SELECT yes FROM listens)
+       ready AS (SELECT NOT EXISTS (SELECT 1 FROM earlier)
                         AND (SELECT count(*) FROM matched) = cardinality(${A.storefrontArticles}::text[]) AS ok),
        per_size AS (SELECT size_id AS id, -sum(quantity)::int AS delta FROM matched WHERE (SELECT ok FROM ready) GROUP BY size_id),
        locked AS (${LedgerSql.lockSizes('(SELECT array_agg(id) FROM per_size)')}),
@@ -185,37 +181,38 @@ function acceptStorefrontOrderSql(
          `SELECT ${A.brandId}::int, m.size_id, -m.quantity, 'order', created.id, NULL::int, NULL::text, ${A.actorKind}::text, ${A.actorId}::int
             FROM created, matched m`,
        )}),
-       ${
-         recorded
-           ? `${events.appendCtes({
-               subject: 'order',
-               brandId: 'c.brand_id',
-               subjectId: 'c.id',
-               type: `'order.created'`,
-               data: orderEventData('c'),
-               from: 'created AS c',
-               // Recorded only for a brand that listens: otherwise this costs one index probe.
-               condition: events.wanted(A.brandId, `'order.created'`),
-             })},`
-           : ''
-       }
+       ${events.appendCtes([
+         {
+           subject: 'order',
+           brandId: 'c.brand_id',
+           subjectId: 'c.id',
+           type: `'order.created'`,
+           data: orderEventData('c'),
+           from: 'created AS c',
+         },
+         LedgerSql.stockEvents({
+           updated: 'updated',
+           changes: 'per_size',
+           brandId: A.brandId,
+           cause: { reason: `'order'`, orderId: '(SELECT id FROM created)', returnId: 'NULL' },
+         }),
+       ])},
        mail AS (${enqueueSql(
          `SELECT 'mail.order_accepted', jsonb_build_object('orderId', created.id), 'order_accepted:' || created.id FROM created WHERE ${A.acceptanceMail}::boolean`,
        )})
        SELECT CASE WHEN c.id IS NOT NULL THEN 'created'
                    WHEN e.id IS NOT NULL THEN 'earlier'
-                   WHEN (SELECT yes FROM listens) THEN 'listens'
                    WHEN NOT (SELECT ok FROM ready)${key ? ` AND ${key.ok}` : ''} THEN 'unmatched' END AS outcome,
               COALESCE(c.id, e.id) AS id, COALESCE(c.order_number, e.order_number) AS order_number,
               COALESCE(c.hash, e.hash) AS hash, COALESCE(c.total_kopeks, e.total_kopeks) AS total_kopeks,
-              e.request_fingerprint, ${recorded ? events.written : '0'} AS written${key ? `, ${key.outcome} AS key_check` : ''}
+              e.request_fingerprint, ${events.written} AS written${key ? `, ${key.outcome} AS key_check` : ''}
          FROM (SELECT 1) AS one LEFT JOIN created c ON true LEFT JOIN earlier e ON true`;
 }
 
 const K = ACCEPT_STOREFRONT_ORDER_WITH_KEY_PARAMS.$;
 
 /** The storefront statement with the integration key check (PendingKeyCheck) in it. */
-const withKey = (events: DomainEventsSql, recorded: boolean) =>
+const withKey = (events: DomainEventsSql) =>
   acceptStorefrontOrderSql(
     { ...K, brandId: '(SELECT brand_id FROM key_ok)', actorId: '(SELECT id FROM key_ok)' },
     {
@@ -228,7 +225,6 @@ const withKey = (events: DomainEventsSql, recorded: boolean) =>
       outcome: KeyCheckSql.outcome,
     },
     events,
-    recorded,
   );
 
 /**
@@ -236,18 +232,11 @@ const withKey = (events: DomainEventsSql, recorded: boolean) =>
  * made them (DomainEvents.sql), so they are built on first use.
  */
 export function storefrontStatements(events: DomainEventsSql) {
-  const A = ACCEPT_STOREFRONT_ORDER_PARAMS.$;
   return {
     /** Takes ACCEPT_STOREFRONT_ORDER_PARAMS. */
     plain: {
-      full: { name: 'accept_storefront_order', text: acceptStorefrontOrderSql(A, null, events, true) },
-      /**
-       * The same without the `order.created` event and its subscribers' parts, for a brand that
-       * has no subscriber for it: PostgreSQL prepares every part of a statement on each run,
-       * written to or not (docs/performance.md, PERF-17). Answers `listens`, writing nothing,
-       * for a brand that has one.
-       */
-      unheard: { name: 'accept_storefront_order_unheard', text: acceptStorefrontOrderSql(A, null, events, false) },
+      name: 'accept_storefront_order',
+      text: acceptStorefrontOrderSql(ACCEPT_STOREFRONT_ORDER_PARAMS.$, null, events),
     },
     /**
      * Takes ACCEPT_STOREFRONT_ORDER_WITH_KEY_PARAMS. The brand and the ledger's actor are the
@@ -255,17 +244,8 @@ export function storefrontStatements(events: DomainEventsSql) {
      * answer's row also carries `key_check`, the check's outcome. One round trip for a new
      * order instead of two.
      */
-    withKey: {
-      full: { name: 'accept_storefront_order_with_key', text: withKey(events, true) },
-      unheard: { name: 'accept_storefront_order_with_key_unheard', text: withKey(events, false) },
-    },
-  } satisfies Record<string, StorefrontPair>;
-}
-
-/** A storefront statement with its events and without them (for a brand none listens to). */
-export interface StorefrontPair {
-  full: Prepared;
-  unheard: Prepared;
+    withKey: { name: 'accept_storefront_order_with_key', text: withKey(events) },
+  } satisfies Record<string, Prepared>;
 }
 
 /** The order's own parameters of both statements: everything but the lines and the two sums. */

@@ -229,7 +229,7 @@ describe('ReturnsService.receive', () => {
     expect(ledger.apply).toHaveBeenCalledWith(
       tx,
       5,
-      [{ sizeId: 201, delta: 1, reason: 'return', orderId: 31, note: 'R-1' }],
+      [{ sizeId: 201, delta: 1, reason: 'return', orderId: 31, returnId: 41, note: 'R-1' }],
       { kind: 'integration_key', id: 9 },
     );
     expect(lifecycle.recordReturned).toHaveBeenCalledWith(tx, expect.anything(), [{ orderItemId: 1, quantity: 2 }]);

@@ -152,6 +152,7 @@ export class ReturnsService {
           delta: counts.restocked,
           reason: 'return' as const,
           orderId: current.order_id,
+          returnId: current.id,
           note: current.return_number,
         })),
         actorOf(ctx),

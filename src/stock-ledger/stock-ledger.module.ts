@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { DomainEventsModule } from '../domain-events/domain-events.module';
 import { StockLedger } from './stock-ledger';
 import { StockMovementEntity } from './stock-movement.entity';
 
 /** The stock ledger alone (Inventory's), so the catalog (initial stock), inventory and orders use it without cycles. */
 @Module({
-  imports: [TypeOrmModule.forFeature([StockMovementEntity])],
+  imports: [TypeOrmModule.forFeature([StockMovementEntity]), DomainEventsModule],
   providers: [StockLedger],
   exports: [StockLedger],
 })

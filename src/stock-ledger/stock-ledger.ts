@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
+import { CatalogSql } from '../catalog/catalog.sql';
+import { DomainEvents } from '../domain-events/domain-events';
+import type { DomainEventsSql, EventPart } from '../domain-events/domain-events.sql';
 import { AppError } from '../common/errors/app-error';
 import { ErrorText } from '../common/errors/error-texts';
 import { isOutOfRange } from '../common/errors/pg-errors';
@@ -13,6 +16,8 @@ export interface StockChange {
   reason: StockReason;
   orderId?: number | null;
   acceptanceId?: number | null;
+  /** The return whose receipt restocks the size: named by the stock event, not kept in the ledger row. */
+  returnId?: number | null;
   note?: string | null;
 }
 
@@ -55,10 +60,38 @@ export const LedgerSql = {
    * every size of the table to hash-join a few (0.25 ms for 1 000 sizes, an order's fifth).
    */
   addDeltas: (p: { locked: string; changes: string; brandId: string; condition?: string }) =>
-    `UPDATE product_sizes s SET stock = s.stock + d.delta
+    `UPDATE product_sizes s SET stock = s.stock + d.delta,
+            stock_events = s.stock_events + (d.delta <> 0)::int,
+            stock_event_position = CASE WHEN d.delta <> 0 THEN GREATEST(domain_event_position(), s.stock_event_position)
+                                        ELSE s.stock_event_position END
        FROM ${p.locked} AS l JOIN ${p.changes} AS d(id, delta) ON d.id = l.id
       WHERE s.id = l.id AND s.id = ANY (ARRAY(SELECT id FROM ${p.locked})) AND s.brand_id = ${p.brandId}${p.condition ? ` AND ${p.condition}` : ''}
-      RETURNING s.id, s.stock`,
+      RETURNING s.id, s.stock, s.product_id, s.name, s.stock_events, s.stock_event_position`,
+
+  /**
+   * The `stock.changed` events (contract §16) of the sizes `updated` (addDeltas) changed: one a
+   * size whose net change, its row of `changes` (as given to addDeltas), is not zero. Numbered and
+   * positioned from the updated row (DomainEvents' `numbered`). `cause` holds SQL expressions of
+   * the event's reason, order id and return id.
+   */
+  stockEvents: (p: {
+    updated: string;
+    changes: string;
+    brandId: string;
+    cause: { reason: string; orderId: string; returnId: string };
+  }): EventPart => ({
+    subject: 'size',
+    brandId: p.brandId,
+    subjectId: 'u.id',
+    type: `'stock.changed'`,
+    data: `jsonb_build_object('sizeId', u.id, 'productId', u.product_id, 'article', pa.article,
+             'storefrontArticle', pa.storefront_article, 'size', u.name, 'delta', sd.delta, 'stock', u.stock,
+             'reason', (${p.cause.reason})::text, 'orderId', (${p.cause.orderId})::int, 'returnId', (${p.cause.returnId})::int)`,
+    from: `${p.updated} AS u JOIN ${p.changes} AS sd(id, delta) ON sd.id = u.id
+           JOIN (${CatalogSql.productArticles(`ARRAY(SELECT product_id FROM ${p.updated})`)}) AS pa ON pa.id = u.product_id`,
+    condition: 'sd.delta <> 0',
+    numbered: { sequence: 'u.stock_events', position: 'u.stock_event_position' },
+  }),
 
   /**
    * The ledger rows, from a SELECT of (brand_id, size_id, delta, reason, order_id, acceptance_id,
@@ -73,7 +106,8 @@ const MOVEMENTS = `SELECT id, size_id, delta, reason, order_id, acceptance_id, n
    FROM stock_movements WHERE brand_id = $1 AND ($2::int IS NULL OR size_id = $2)
   ORDER BY id DESC LIMIT $3`;
 
-const APPLY_CHANGES: Prepared = {
+/** The ledger's statement, with the stock events and what their subscribers write; $12–$14 are the cause. */
+const applyChanges = (events: DomainEventsSql): Prepared => ({
   name: 'apply_stock_changes',
   text: `WITH locked AS (${LedgerSql.lockSizes('$1')}),
        updated AS (${LedgerSql.addDeltas({ locked: 'locked', changes: 'unnest($1::int[], $2::int[])', brandId: '$3' })}),
@@ -81,9 +115,29 @@ const APPLY_CHANGES: Prepared = {
          `SELECT $3, m.size_id, m.delta, m.reason, m.order_id, m.acceptance_id, m.note, $4, $5
             FROM unnest($6::int[], $7::int[], $8::text[], $9::int[], $10::int[], $11::text[])
                  AS m(size_id, delta, reason, order_id, acceptance_id, note)`,
-       )})
-       SELECT id, stock FROM updated`,
-};
+       )}),
+       ${events.appendCtes(
+         LedgerSql.stockEvents({
+           updated: 'updated',
+           changes: 'unnest($1::int[], $2::int[])',
+           brandId: '$3',
+           cause: { reason: '$12', orderId: '$13', returnId: '$14' },
+         }),
+       )}
+       SELECT id, stock, ${events.written} AS written FROM updated`,
+});
+
+/** The one cause of a call's changes, which its stock events name; a call mixing causes is a bug. */
+function causeOf(changes: StockChange[]): { reason: StockReason; orderId: number | null; returnId: number | null } {
+  const [first] = changes;
+  const cause = { reason: first.reason, orderId: first.orderId ?? null, returnId: first.returnId ?? null };
+  const mixed = changes.some(
+    (c) =>
+      c.reason !== cause.reason || (c.orderId ?? null) !== cause.orderId || (c.returnId ?? null) !== cause.returnId,
+  );
+  if (mixed) throw new Error('one stock change of several causes: its stock events could name only one');
+  return cause;
+}
 
 /** Each size's total change, sizes in id order: the order in which the ledger locks them. */
 function totalsBySize(changes: Array<{ sizeId: number; delta: number }>): { sizeIds: number[]; deltas: number[] } {
@@ -102,17 +156,29 @@ function totalsBySize(changes: Array<{ sizeId: number; delta: number }>): { size
  */
 @Injectable()
 export class StockLedger {
+  private statement: Prepared | null = null;
+
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly statements: PreparedStatements,
+    private readonly events: DomainEvents,
   ) {}
+
+  /** Built on first use: every subscriber to the events is in by then (DomainEvents). */
+  private get applyChanges(): Prepared {
+    return (this.statement ??= applyChanges(this.events.sql));
+  }
 
   /** The brand's ledger rows, newest first; of one size when `sizeId` is given. */
   movements(brandId: number, sizeId: number | undefined, limit: number): Promise<MovementRow[]> {
     return this.db.query(MOVEMENTS, [brandId, sizeId ?? null, limit]);
   }
 
-  /** Applies the changes; returns each touched size's new stock. */
+  /**
+   * Applies the changes, all of one cause, and records each changed size's `stock.changed` event
+   * with its net change; returns each touched size's new stock. A transaction calls it once: a
+   * second call on the same size would record a second event for it (every flow does it once).
+   */
   async apply(
     tx: EntityManager,
     brandId: number,
@@ -122,8 +188,9 @@ export class StockLedger {
     const nonZero = changes.filter((c) => c.delta !== 0);
     if (nonZero.length === 0) return new Map();
     const { sizeIds, deltas } = totalsBySize(nonZero);
+    const cause = causeOf(nonZero);
     const updated = await this.statements
-      .runIn<{ id: number; stock: number }>(tx, APPLY_CHANGES, [
+      .runIn<{ id: number; stock: number; written: number }>(tx, this.applyChanges, [
         sizeIds,
         deltas,
         brandId,
@@ -135,11 +202,15 @@ export class StockLedger {
         nonZero.map((c) => c.orderId ?? null),
         nonZero.map((c) => c.acceptanceId ?? null),
         nonZero.map((c) => c.note ?? null),
+        cause.reason,
+        cause.orderId,
+        cause.returnId,
       ])
       .catch((error: unknown) => {
         // The caller's transaction rolls back with this error, so neither stock nor ledger moves.
         throw isOutOfRange(error) ? AppError.unprocessable(ErrorText.stockOutOfRange) : error;
       });
+    this.events.recorded(tx, updated[0]?.written ?? 0);
     return new Map(updated.map((row) => [row.id, row.stock]));
   }
 }

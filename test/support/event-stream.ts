@@ -47,13 +47,21 @@ export async function readToEnd(
   }
 }
 
+/** The subject an event is about, by its type's family (§16): order, return, size or product. */
+export function subjectOf(event: ReadEvent): string {
+  const family = event.type.split('.')[0];
+  if (family === 'return') return `return ${String(event.data.returnId)}`;
+  if (family === 'stock') return `size ${String(event.data.sizeId)}`;
+  if (family === 'product') return `product ${String(event.data.productId)}`;
+  return `order ${String(event.data.orderId)}`;
+}
+
 /** Each subject's events in `events` have increasing sequences, from `sequence` 1 when `fromStart`. */
 export function sequenceProblems(events: ReadEvent[], fromStart: boolean): string[] {
   const last = new Map<string, number>();
   const problems: string[] = [];
   for (const event of events) {
-    const subject =
-      'returnId' in event.data ? `return ${String(event.data.returnId)}` : `order ${String(event.data.orderId)}`;
+    const subject = subjectOf(event);
     const sequence = Number(event.data.sequence);
     const before = last.get(subject);
     const ok = before === undefined ? !fromStart || sequence === 1 : sequence === before + 1;

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { del, get, patch, post } from '../api';
-import { ORDER_EVENT_TYPES, RETURN_EVENT_TYPES } from '../contract';
+import { ORDER_EVENT_TYPES, PRODUCT_EVENT_TYPES, RETURN_EVENT_TYPES, STOCK_EVENT_TYPES } from '../contract';
 import type {
   CreatedWebhookEndpointResponse,
   WebhookDeliveryListResponse,
@@ -14,7 +14,7 @@ import { when } from '../ui/format';
 import { SecretDialog } from '../ui/secret-dialog';
 import { attempt, ErrorNote, useLoad } from '../ui/use-load';
 
-const EVENT_TYPES = [...ORDER_EVENT_TYPES, ...RETURN_EVENT_TYPES];
+const EVENT_TYPES = [...ORDER_EVENT_TYPES, ...RETURN_EVENT_TYPES, ...STOCK_EVENT_TYPES, ...PRODUCT_EVENT_TYPES];
 
 /** Webhook endpoints of the brand and what was delivered to them (contract §10). */
 export function WebhooksPage(props: { brandId: number }) {

@@ -20,6 +20,7 @@ import { RequestLog1763771400000 } from './1763771400000-request-log';
 import { DomainEventPositions1763771500000 } from './1763771500000-domain-event-positions';
 import { BacklogIndexes1763771600000 } from './1763771600000-backlog-indexes';
 import { OrderUpdatedAt1763771800000 } from './1763771800000-order-updated-at';
+import { SizeStockEvents1763771900000 } from './1763771900000-size-stock-events';
 
 /** Every migration, in order. A new migration is added here as well as in its own file. */
 export const migrations = [
@@ -45,4 +46,5 @@ export const migrations = [
   DomainEventPositions1763771500000,
   BacklogIndexes1763771600000,
   OrderUpdatedAt1763771800000,
+  SizeStockEvents1763771900000,
 ];
