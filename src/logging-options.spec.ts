@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { contextOf } from './common/context/context-of';
 import type { HttpRequest } from './common/context/http-types';
 import type { Principal, PrincipalKind } from './common/context/principal';
@@ -40,6 +40,15 @@ describe('log options', () => {
     context.principal = principal('integration_key', 42, 7);
     context.brandId = 7;
     expect(keyFieldsOf(raw)).toEqual({ brandId: 7, keyId: 42, keyKind: 'integration_key' });
+    const options = pinoHttpOptions('info', { requestLines: true, terminal: false });
+    const response = {} as ServerResponse;
+    expect(options.customSuccessObject!(raw, response, { responseTime: 3 })).toEqual({
+      responseTime: 3,
+      brandId: 7,
+      keyId: 42,
+      keyKind: 'integration_key',
+    });
+    expect(options.customErrorObject!(raw, response, new Error('x'), { responseTime: 3 })).toMatchObject({ keyId: 42 });
 
     const site = fastifyRequest();
     contextOf(site.request).principal = principal('site_key', 9, 3);
@@ -54,5 +63,7 @@ describe('log options', () => {
     contextOf(signed.request).principal = principal('webhook', 1, null);
     expect(keyFieldsOf(signed.raw)).toBeUndefined();
     expect(keyFieldsOf(fastifyRequest().raw)).toBeUndefined();
+    const options = pinoHttpOptions('info', { requestLines: true, terminal: false });
+    expect(options.customSuccessObject!(raw, {} as ServerResponse, { responseTime: 3 })).toEqual({ responseTime: 3 });
   });
 });

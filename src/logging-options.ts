@@ -28,6 +28,13 @@ export function keyFieldsOf(request: IncomingMessage): KeyFields | undefined {
   return { brandId: context.brandId ?? principal.boundBrandId, keyId: principal.id, keyKind: principal.kind };
 }
 
+type LineFields = Record<string, unknown>;
+
+function withKeyFields(request: IncomingMessage, line: LineFields): LineFields {
+  const key = keyFieldsOf(request);
+  return key ? Object.assign(line, key) : line;
+}
+
 /** pino-pretty's lines for a terminal: the time, the level, Nest's context and the message, the rest after. */
 export const PRETTY_TRANSPORT = {
   target: 'pino-pretty',
@@ -54,9 +61,9 @@ export function pinoHttpOptions(
     autoLogging: options.requestLines,
     genReqId: requestIdOf,
     customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
-    // Read as a request starts and again for its line; undefined (pino-http then makes no child
-    // logger) until the guards have named a key.
-    customProps: keyFieldsOf as (request: IncomingMessage) => object,
+    // Added to the request's line itself: customProps would make a child logger for every line.
+    customSuccessObject: (request, _response, line: LineFields) => withKeyFields(request, line),
+    customErrorObject: (request, _response, _error, line: LineFields) => withKeyFields(request, line),
     serializers: {
       req: (req: RequestLogFields) => ({
         id: req.id,
