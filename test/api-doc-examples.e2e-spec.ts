@@ -73,6 +73,14 @@ describe('docs/api.md examples', () => {
     expect(stdout).toMatch(/"refundStatus":"refunded"/);
     expect(stdout).toMatch(/"status":"closed"/);
     expect(stdout).toMatch(/"status":"cancelled"/);
+    // The list filtered (PostgreSQL writes its JSON, with spaces): the cancelled order alone, the storefront order by its number.
+    const listed = stdout.replace(/" : /g, '":').replace(/, "/g, ',"');
+    expect(listed).toMatch(
+      /\{"items":\[\{"id":\d+,[^\]]*"status":"cancelled",[^\]]*"updatedAt":"[\d:.TZ-]+"\}\],"total":1\}/,
+    );
+    expect(listed).toMatch(
+      /\{"items":\[\{"id":\d+,"orderNumber":"\d+","source":"storefront","partnerOrderId":"T-10025",[^\]]*\}\],"total":1\}/,
+    );
     // The retried adjustment: 201, then 201 again with the replay header.
     expect(stdout).toMatch(/HTTP\/1\.1 201 Created\r?\nHTTP\/1\.1 201 Created\r?\nidempotent-replayed: true/i);
     expect(stdout).toMatch(

@@ -1,5 +1,6 @@
 import request from 'supertest';
-import { PreparedStatements } from '../src/database/prepared';
+import { PreparedStatements, type Prepared } from '../src/database/prepared';
+import { filteredList } from '../src/orders/order-list.query';
 import { createProduct, issueKey, type IssuedKey } from './support/fixtures';
 import { CARRIER_SECRET, PAYMENT_SECRET, postSigned } from './support/signed';
 import { closeSuite, openSuite, type Suite } from './support/suite';
@@ -446,6 +447,49 @@ describe('order list filters and updatedAt', () => {
       const key = await issueKey(s.fx, other, { fullAccess: true });
       await list('limit=1', key).expect(200);
       expect((await list('status=paid', key).expect(200)).body).toEqual({ items: [], total: 0 });
+    });
+  });
+
+  // The service plans every statement once, generically (plan_cache_mode): checked on an analysed brand of many orders.
+  describe('the filtered statements under generic plans', () => {
+    let big: number;
+
+    beforeAll(async () => {
+      big = await s.fx.brand();
+      await withClient(s.db.url, async (c) => {
+        await c.query(
+          `INSERT INTO orders (brand_id, order_number, hash, source, partner_order_id, status, payment_status, ordered_at,
+                               items_total_kopeks, total_kopeks, recipient_full_name, recipient_phone, updated_at)
+           SELECT $1, 'PLAN-' || n, md5('plan' || n), 'storefront', 'PLAN-' || n, 'paid', 'paid', now(), 100, 100, 'X', '+7',
+                  now() - n * interval '1 minute'
+             FROM generate_series(1, 20000) AS n`,
+          [big],
+        );
+        await c.query('ANALYZE orders');
+      });
+    }, 60_000);
+
+    const plan = (statement: Prepared, args: string) =>
+      withClient(s.db.url, async (c) => {
+        await c.query('SET plan_cache_mode = force_generic_plan');
+        await c.query(`PREPARE probe AS ${statement.text}`);
+        // EXECUTE takes no bind parameters: the values are the test's own constants.
+        const rows = await c.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE probe(${args})`);
+        return rows.rows.map((row) => row['QUERY PLAN']).join('\n');
+      });
+
+    it('updatedSince counts and pages by the brand’s updated_at index, partnerOrderId by its unique index', async () => {
+      const since = await plan(
+        filteredList({ updatedSince: '2026-01-01T00:00:00Z' })!.plain,
+        `${big}, 50, 0, '2026-01-01T00:00:00Z'`,
+      );
+      expect(since).toMatch(/ix_orders_brand_updated/);
+      expect(since).not.toMatch(/Seq Scan on orders/);
+      const partner = await plan(filteredList({ partnerOrderId: 'PLAN-7' })!.plain, `${big}, 50, 0, 'PLAN-7'`);
+      expect(partner).toMatch(/uq_orders_partner_order/);
+      expect(partner).not.toMatch(/Seq Scan on orders/);
+      const withKey = filteredList({ updatedSince: '2026-01-01T00:00:00Z' })!.withKey;
+      expect(withKey.text).toContain('updated_at >= $6::timestamptz');
     });
   });
 });
