@@ -72,7 +72,8 @@ export function startTracing(): { stop(): Promise<void> } {
         instrumentHooks: false,
         instrumentHandler: false,
       }),
-      // The route template of an Express request; its layers' spans (Nest's middleware and handler) only repeat Nest's.
+      // The route template of an Express request; its layers' spans (Nest's middleware and
+      // handler) would only repeat Nest's.
       new ExpressInstrumentation({
         ignoreLayersType: [ExpressLayerType.MIDDLEWARE, ExpressLayerType.ROUTER, ExpressLayerType.REQUEST_HANDLER],
       }),
