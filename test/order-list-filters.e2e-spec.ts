@@ -346,6 +346,21 @@ describe('order list filters and updatedAt', () => {
     });
   });
 
+  it('the OpenAPI document describes the filters and updatedAt', async () => {
+    const doc = (await request(s.t.http).get('/docs-json').expect(200)).body;
+    const params = doc.paths['/orders/admin/all'].get.parameters as Array<{ name: string; in: string; schema: object }>;
+    const query = Object.fromEntries(params.filter((p) => p.in === 'query').map((p) => [p.name, p.schema]));
+    expect(query).toMatchObject({
+      status: { enum: ['new', 'paid', 'shipped', 'completed', 'returned', 'cancelled'] },
+      partnerOrderId: { type: 'string' },
+      updatedSince: { type: 'string', format: 'date-time' },
+    });
+    for (const name of ['OrderSummary', 'OrderResponse']) {
+      expect(doc.components.schemas[name].properties.updatedAt).toMatchObject({ type: 'string', format: 'date-time' });
+      expect(doc.components.schemas[name].required).toContain('updatedAt');
+    }
+  });
+
   describe('bad values get 400', () => {
     it.each([
       ['status=unknown', 'status must be one of new, paid, shipped, completed, returned, cancelled'],
