@@ -157,6 +157,8 @@ function totalsBySize(changes: Array<{ sizeId: number; delta: number }>): { size
 @Injectable()
 export class StockLedger {
   private statement: Prepared | null = null;
+  /** The transactions that changed stock already: a second change would record a second event a size. */
+  private readonly changedIn = new WeakSet<EntityManager>();
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -189,6 +191,11 @@ export class StockLedger {
     if (nonZero.length === 0) return new Map();
     const { sizeIds, deltas } = totalsBySize(nonZero);
     const cause = causeOf(nonZero);
+    if (tx.queryRunner?.isTransactionActive) {
+      if (this.changedIn.has(tx))
+        throw new Error('a second stock change in one transaction: one event a size is the rule');
+      this.changedIn.add(tx);
+    }
     const updated = await this.statements
       .runIn<{ id: number; stock: number; written: number }>(tx, this.applyChanges, [
         sizeIds,
