@@ -70,7 +70,7 @@ describe('the events API across a kill of the service', () => {
       'orders.create_partner',
       'returns.write',
     ]);
-    const reader = await keyOf(['orders.read', 'returns.read']);
+    const reader = await keyOf(['orders.read', 'returns.read', 'stock.read', 'products.read']);
     const product = await call(
       'POST',
       '/catalog/products',

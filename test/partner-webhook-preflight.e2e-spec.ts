@@ -393,7 +393,7 @@ describe('POST /orders/integrations/partner/preflight', () => {
     expect(after.stock_movements).toBe(before.stock_movements + 1);
     expect(after.idempotency_keys).toBe(before.idempotency_keys + 1);
     expect(after.outbox).toBe(before.outbox + 1);
-    expect(after.domain_events).toBe(before.domain_events + 1);
+    expect(after.domain_events).toBe(before.domain_events + 2); // order.created and the size's stock.changed
     expect(await stockOf(m)).toBe(stockBefore - 2);
   });
 });
