@@ -1,7 +1,7 @@
 import { Check, Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
 
 /**
- * What happened to an order or a return, written in the transaction of the change (contract
+ * What happened to an order, a return, a size's stock or a product, written in the transaction of the change (contract
  * §10): the outbound webhooks deliver from here, and the events API reads it (§16). `sequence`
  * counts one subject's events from 1.
  */

@@ -8,7 +8,7 @@ import { EventsRepository } from './events.repository';
 import { EventsService } from './events.service';
 
 /**
- * The events of orders and returns, appended by their owners (DomainEvents.sql); the outbound
+ * The events of orders, returns, stock and products, appended by their owners (DomainEvents.sql); the outbound
  * webhooks subscribe to them (DomainEventSubscriber), so the owners need not know who listens,
  * and integrations read them back through the events API (contract §16).
  */
