@@ -14,6 +14,7 @@ const part: EventPart = {
 };
 
 const subscriber = (name: string): DomainEventSubscriber & { committed: jest.Mock } => ({
+  wants: (brandId, type) => `${name}_wants(${brandId}, ${type})`,
   ctes: (events) => `${name}_work AS (INSERT INTO ${name}_rows SELECT type FROM ${events} RETURNING 1)`,
   written: `(SELECT count(*) FROM ${name}_work)::int`,
   committed: jest.fn(),
@@ -40,11 +41,19 @@ describe('DomainEvents', () => {
     expect(text).toContain(
       'SELECT ((SELECT count(*) FROM a_work)::int) + ((SELECT count(*) FROM b_work)::int) AS written',
     );
+    expect(events.sql.wanted('$1', `'order.created'`)).toBe(
+      `(a_wants($1, 'order.created') OR b_wants($1, 'order.created'))`,
+    );
+    // Alone: the events recorded, no subscriber's part.
+    expect(events.sql.alone.append(part)).toContain('INSERT INTO domain_events');
+    expect(events.sql.alone.append(part)).not.toContain('a_work');
+    expect(events.sql.alone.written).toBe('0');
   });
 
   it('records the event alone when nothing subscribes', () => {
     const sql = new DomainEvents().sql;
     expect(sql.append(part)).toMatch(/RETURNING id, brand_id, type, data, occurred_at\s*\) SELECT 0 AS written$/);
+    expect(sql.wanted('$1', `'order.created'`)).toBe('false');
   });
 
   it('records the rows of several parts in one insert, numbering from the row when the owner keeps the count', () => {

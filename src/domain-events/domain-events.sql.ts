@@ -32,6 +32,10 @@ export interface EventPart {
  * the same statement. Arguments are SQL expressions of the calling statement.
  */
 export interface DomainEventsSql {
+  /** True when some subscriber wants events of `type` of the brand. */
+  wanted(brandId: string, type: string): string;
+  /** The same parts without the subscribers': events recorded, nothing else written (`written` is 0). */
+  alone: DomainEventsSql;
   /**
    * CTEs appending the events the parts yield, each numbered and positioned after its subject's
    * last (the caller holds each subject's row lock, so numbers never collide, the unique key
@@ -72,6 +76,11 @@ function eventRows(p: EventPart): string {
 export function domainEventsSql(subscribers: readonly DomainEventSubscriber[]): DomainEventsSql {
   const written = subscribers.length ? subscribers.map((s) => `(${s.written})`).join(' + ') : '0';
   const sql: DomainEventsSql = {
+    wanted: (brandId, type) =>
+      subscribers.length ? `(${subscribers.map((s) => s.wants(brandId, type)).join(' OR ')})` : 'false',
+    get alone() {
+      return subscribers.length ? domainEventsSql([]) : sql;
+    },
     appendCtes: (parts) =>
       [
         `domain_event AS (

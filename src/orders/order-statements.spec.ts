@@ -55,6 +55,7 @@ const order: NewOrder = {
 const storefront = storefrontStatements(
   domainEventsSql([
     {
+      wants: (brandId, type) => `EXISTS (SELECT 1 FROM brands b WHERE b.id = ${brandId} AND ${type} <> '')`,
       ctes: (events) => `probe AS (INSERT INTO probes (type) SELECT type FROM ${events} RETURNING 1)`,
       written: '(SELECT count(*) FROM probe)::int',
       committed: () => undefined,
@@ -66,8 +67,10 @@ const keyParams = ACCEPT_STOREFRONT_ORDER_WITH_KEY_PARAMS as NamedParameters<str
 
 describe.each([
   ['INSERT_ORDER', INSERT_ORDER.text, INSERT_ORDER_PARAMS as NamedParameters<string>],
-  ['the storefront statement', storefront.plain.text, plainParams],
-  ['the storefront statement with the key check', storefront.withKey.text, keyParams],
+  ['the storefront statement', storefront.plain.full.text, plainParams],
+  ['the storefront statement, unheard', storefront.plain.unheard.text, plainParams],
+  ['the storefront statement with the key check', storefront.withKey.full.text, keyParams],
+  ['the storefront statement with the key check, unheard', storefront.withKey.unheard.text, keyParams],
 ])('%s', (_name, text, params) => {
   it('uses exactly the placeholders its named parameters give, each at least once', () => {
     expect([...placeholders(text)].sort((a, b) => a - b)).toEqual(params.names.map((_, i) => i + 1));
@@ -110,19 +113,34 @@ describe('the values of a platform order', () => {
 });
 
 describe('the storefront statements and the domain events', () => {
-  it("record the order's event and its sizes' stock events with the subscribers' parts", () => {
-    for (const statement of [storefront.plain, storefront.withKey]) {
-      expect(statement.text).toContain('probe AS (INSERT INTO probes');
-      expect(statement.text).toContain('((SELECT count(*) FROM probe)::int) AS written');
+  const all = [storefront.plain.full, storefront.plain.unheard, storefront.withKey.full, storefront.withKey.unheard];
+
+  it("record the order's event and its sizes' stock events in every form", () => {
+    for (const statement of all) {
       expect(statement.text).toContain(`'order.created'`);
       expect(statement.text).toContain(`'stock.changed'`);
       expect(statement.text.match(/INSERT INTO domain_events/g)).toHaveLength(1);
     }
   });
 
+  it("write the subscribers' parts only in the full form", () => {
+    expect(storefront.plain.full.text).toContain('probe AS (INSERT INTO probes');
+    expect(storefront.plain.full.text).toContain('((SELECT count(*) FROM probe)::int) AS written');
+    expect(storefront.plain.unheard.text).not.toContain('probe AS');
+    expect(storefront.plain.unheard.text).toContain('0 AS written');
+  });
+
+  it('ask the subscribers whether the brand listens for either event, in the form without their parts', () => {
+    expect(storefront.plain.unheard.text).toContain(`AND 'order.created' <> ''`);
+    expect(storefront.plain.unheard.text).toContain(`AND 'stock.changed' <> ''`);
+    expect(storefront.withKey.unheard.text).toContain(`WHERE b.id = (SELECT brand_id FROM key_ok)`);
+    expect(storefront.plain.full.text).toContain('SELECT false AS yes');
+  });
+
   it('record the events and nothing else when nothing subscribes', () => {
     const bare = storefrontStatements(domainEventsSql([]));
-    expect(bare.plain.text).toContain('INSERT INTO domain_events');
-    expect(bare.plain.text).toContain('0 AS written');
+    expect(bare.plain.full.text).toContain('INSERT INTO domain_events');
+    expect(bare.plain.full.text).toContain('0 AS written');
+    expect(bare.plain.unheard.text).toContain('SELECT false AS yes');
   });
 });

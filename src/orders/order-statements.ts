@@ -143,8 +143,15 @@ function acceptStorefrontOrderSql(
   A: Readonly<Record<(typeof STOREFRONT_PARAMS)[number], string>>,
   key: { ctes: string; ok: string; outcome: string } | null,
   events: DomainEventsSql,
+  heard: boolean,
 ): string {
+  // Without the subscribers' parts, a brand that listens for one of the statement's events gets no
+  // order at all: the answer is `listens`, and the caller runs the statement with them.
+  const wanted = ['order.created', 'stock.changed'].map((type) => events.wanted(A.brandId, `'${type}'`));
+  const listens = heard || wanted.every((w) => w === 'false') ? 'false' : wanted.join(' OR ');
+  const parts = heard ? events : events.alone;
   return `WITH ${key ? `${key.ctes},` : ''}
+       listens AS (SELECT ${listens} AS yes),
        earlier AS (${earlierOrderSql(A.brandId, A.partnerOrderId)}),
        matched AS (${CatalogSql.matchStorefrontLines({
          brandId: A.brandId,
@@ -156,9 +163,11 @@ function acceptStorefrontOrderSql(
          }),
          condition: 'NOT EXISTS (SELECT 1 FROM earlier)',
        })}),
-       ready AS (SELECT NOT EXISTS (SELECT 1 FROM earlier)
+       ready AS (SELECT NOT EXISTS (SELECT 1 FROM earlier) AND NOT (SELECT yes FROM listens)
                         AND (SELECT count(*) FROM matched) = cardinality(${A.storefrontArticles}::text[]) AS ok),
-       per_size AS (SELECT size_id AS id, -sum(quantity)::int AS delta FROM matched WHERE (SELECT ok FROM ready) GROUP BY size_id),
+       per_size AS (SELECT size_id AS id, -sum(quantity)::int AS delta, min(article) AS article,
+                           min(storefront_article) AS storefront_article
+                      FROM matched WHERE (SELECT ok FROM ready) GROUP BY size_id),
        locked AS (${LedgerSql.lockSizes('(SELECT array_agg(id) FROM per_size)')}),
        created AS (
          INSERT INTO orders (${ORDER_COLUMNS}, stock_shortage, stock_deducted_at)
@@ -181,7 +190,7 @@ function acceptStorefrontOrderSql(
          `SELECT ${A.brandId}::int, m.size_id, -m.quantity, 'order', created.id, NULL::int, NULL::text, ${A.actorKind}::text, ${A.actorId}::int
             FROM created, matched m`,
        )}),
-       ${events.appendCtes([
+       ${parts.appendCtes([
          {
            subject: 'order',
            brandId: 'c.brand_id',
@@ -195,6 +204,7 @@ function acceptStorefrontOrderSql(
            changes: 'per_size',
            brandId: A.brandId,
            cause: { reason: `'order'`, orderId: '(SELECT id FROM created)', returnId: 'NULL' },
+           withArticles: true,
          }),
        ])},
        mail AS (${enqueueSql(
@@ -202,17 +212,18 @@ function acceptStorefrontOrderSql(
        )})
        SELECT CASE WHEN c.id IS NOT NULL THEN 'created'
                    WHEN e.id IS NOT NULL THEN 'earlier'
+                   WHEN (SELECT yes FROM listens) THEN 'listens'
                    WHEN NOT (SELECT ok FROM ready)${key ? ` AND ${key.ok}` : ''} THEN 'unmatched' END AS outcome,
               COALESCE(c.id, e.id) AS id, COALESCE(c.order_number, e.order_number) AS order_number,
               COALESCE(c.hash, e.hash) AS hash, COALESCE(c.total_kopeks, e.total_kopeks) AS total_kopeks,
-              e.request_fingerprint, ${events.written} AS written${key ? `, ${key.outcome} AS key_check` : ''}
+              e.request_fingerprint, ${parts.written} AS written${key ? `, ${key.outcome} AS key_check` : ''}
          FROM (SELECT 1) AS one LEFT JOIN created c ON true LEFT JOIN earlier e ON true`;
 }
 
 const K = ACCEPT_STOREFRONT_ORDER_WITH_KEY_PARAMS.$;
 
 /** The storefront statement with the integration key check (PendingKeyCheck) in it. */
-const withKey = (events: DomainEventsSql) =>
+const withKey = (events: DomainEventsSql, heard: boolean) =>
   acceptStorefrontOrderSql(
     { ...K, brandId: '(SELECT brand_id FROM key_ok)', actorId: '(SELECT id FROM key_ok)' },
     {
@@ -225,6 +236,7 @@ const withKey = (events: DomainEventsSql) =>
       outcome: KeyCheckSql.outcome,
     },
     events,
+    heard,
   );
 
 /**
@@ -232,11 +244,18 @@ const withKey = (events: DomainEventsSql) =>
  * made them (DomainEvents.sql), so they are built on first use.
  */
 export function storefrontStatements(events: DomainEventsSql) {
+  const A = ACCEPT_STOREFRONT_ORDER_PARAMS.$;
   return {
     /** Takes ACCEPT_STOREFRONT_ORDER_PARAMS. */
     plain: {
-      name: 'accept_storefront_order',
-      text: acceptStorefrontOrderSql(ACCEPT_STOREFRONT_ORDER_PARAMS.$, null, events),
+      full: { name: 'accept_storefront_order', text: acceptStorefrontOrderSql(A, null, events, true) },
+      /**
+       * The same without the subscribers' parts (the events are recorded all the same), for a
+       * brand that has no subscriber for them: PostgreSQL sets up every part of a statement on
+       * each run, written to or not (docs/performance.md, PERF-17). Answers `listens`, writing
+       * nothing, for a brand that has one.
+       */
+      unheard: { name: 'accept_storefront_order_unheard', text: acceptStorefrontOrderSql(A, null, events, false) },
     },
     /**
      * Takes ACCEPT_STOREFRONT_ORDER_WITH_KEY_PARAMS. The brand and the ledger's actor are the
@@ -244,8 +263,17 @@ export function storefrontStatements(events: DomainEventsSql) {
      * answer's row also carries `key_check`, the check's outcome. One round trip for a new
      * order instead of two.
      */
-    withKey: { name: 'accept_storefront_order_with_key', text: withKey(events) },
-  } satisfies Record<string, Prepared>;
+    withKey: {
+      full: { name: 'accept_storefront_order_with_key', text: withKey(events, true) },
+      unheard: { name: 'accept_storefront_order_with_key_unheard', text: withKey(events, false) },
+    },
+  } satisfies Record<string, StorefrontPair>;
+}
+
+/** A storefront statement with its subscribers' parts and without them (for a brand none listens to). */
+export interface StorefrontPair {
+  full: Prepared;
+  unheard: Prepared;
 }
 
 /** The order's own parameters of both statements: everything but the lines and the two sums. */

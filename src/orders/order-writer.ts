@@ -3,7 +3,8 @@ import type { EntityManager } from 'typeorm';
 import { storefrontLineArrays } from '../catalog/catalog-matcher';
 import type { LedgerActor } from '../stock-ledger/stock-ledger';
 import type { NewOrder, OrderRef, StorefrontOrder } from './new-order';
-import { PreparedStatements, type Prepared } from '../database/prepared';
+import { PreparedStatements } from '../database/prepared';
+import { ListenerHints } from './listener-hints';
 import { DomainEvents } from '../domain-events/domain-events';
 import type { KeyCheckOutcome } from '../access-keys/verify-key.query';
 import type { PendingKeyCheck } from '../access-keys/statement-key/pending-key-check';
@@ -17,11 +18,13 @@ import {
   lineArrays,
   orderValues,
   storefrontStatements,
+  type StorefrontPair,
 } from './order-statements';
 
 /** Writes an order and its lines (and, for a paid order, its stock) in one statement. */
 @Injectable()
 export class OrderWriter {
+  private readonly hints = new ListenerHints();
   private storefront: ReturnType<typeof storefrontStatements> | null = null;
 
   constructor(
@@ -66,6 +69,7 @@ export class OrderWriter {
     options: { acceptanceMail: boolean },
   ): Promise<StorefrontOutcome> {
     const rows = await this.runStorefront(
+      `brand:${order.brandId}`,
       this.storefrontStatements.plain,
       ACCEPT_STOREFRONT_ORDER_PARAMS.values({
         ...storefrontValues(order, options),
@@ -87,6 +91,7 @@ export class OrderWriter {
     options: { acceptanceMail: boolean },
   ): Promise<{ key: KeyCheckOutcome; outcome: StorefrontOutcome }> {
     const rows = await this.runStorefront(
+      `key:${key.fingerprint.toString('base64')}`,
       this.storefrontStatements.withKey,
       ACCEPT_STOREFRONT_ORDER_WITH_KEY_PARAMS.values({
         ...storefrontValues(order, options),
@@ -101,10 +106,25 @@ export class OrderWriter {
     return { key: checked, outcome: outcomeOf(rows) };
   }
 
-  /** Runs a storefront statement; it commits as it returns, so the events' subscribers hear of it then. */
-  private async runStorefront(statement: Prepared, params: unknown[]): Promise<OutcomeRow[]> {
-    const rows = await this.statements.write<OutcomeRow>(statement, params);
+  /**
+   * Runs the storefront statement without the subscribers' parts (the events are recorded all
+   * the same) unless `hint`'s brand was last seen listening, and with them when that one answers
+   * `listens` (it wrote nothing). The statement commits as it returns, so the events'
+   * subscribers hear of it then.
+   */
+  private async runStorefront(
+    hint: string,
+    { unheard, full }: StorefrontPair,
+    params: unknown[],
+  ): Promise<OutcomeRow[]> {
+    if (!this.hints.listens(hint)) {
+      const rows = await this.statements.write<OutcomeRow>(unheard, params);
+      if (!rows.some((row) => row.outcome === 'listens')) return rows;
+    }
+    const rows = await this.statements.write<OutcomeRow>(full, params);
     const created = rows.find((row) => row.outcome === 'created');
+    // A new order's events found a subscriber or none; otherwise the brand was last seen listening.
+    this.hints.saw(hint, created ? created.written > 0 : true);
     if (created) this.events.committed(created.written);
     return rows;
   }
@@ -119,7 +139,7 @@ export class OrderWriter {
 export type StorefrontOutcome = { created: OrderRef } | { earlier: EarlierOrder } | 'unmatched' | null;
 
 type OutcomeRow = EarlierRow & {
-  outcome: 'created' | 'earlier' | 'unmatched' | null;
+  outcome: 'created' | 'earlier' | 'unmatched' | 'listens' | null;
   written: number;
   key_check?: KeyCheckOutcome;
 };

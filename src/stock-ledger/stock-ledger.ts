@@ -79,16 +79,22 @@ export const LedgerSql = {
     changes: string;
     brandId: string;
     cause: { reason: string; orderId: string; returnId: string };
+    /** True when `changes` also has each size's product's article and storefront_article (no lookup then). */
+    withArticles?: boolean;
   }): EventPart => ({
     subject: 'size',
     brandId: p.brandId,
     subjectId: 'u.id',
     type: `'stock.changed'`,
-    data: `jsonb_build_object('sizeId', u.id, 'productId', u.product_id, 'article', pa.article,
-             'storefrontArticle', pa.storefront_article, 'size', u.name, 'delta', sd.delta, 'stock', u.stock,
+    data: `jsonb_build_object('sizeId', u.id, 'productId', u.product_id, 'article', ${p.withArticles ? 'sd' : 'pa'}.article,
+             'storefrontArticle', ${p.withArticles ? 'sd' : 'pa'}.storefront_article, 'size', u.name, 'delta', sd.delta, 'stock', u.stock,
              'reason', (${p.cause.reason})::text, 'orderId', (${p.cause.orderId})::int, 'returnId', (${p.cause.returnId})::int)`,
-    from: `${p.updated} AS u JOIN ${p.changes} AS sd(id, delta) ON sd.id = u.id
-           JOIN (${CatalogSql.productArticles(`ARRAY(SELECT product_id FROM ${p.updated})`)}) AS pa ON pa.id = u.product_id`,
+    from: `${p.updated} AS u JOIN ${p.changes} AS sd(id, delta) ON sd.id = u.id${
+      p.withArticles
+        ? ''
+        : `
+           JOIN (${CatalogSql.productArticles(`ARRAY(SELECT product_id FROM ${p.updated})`)}) AS pa ON pa.id = u.product_id`
+    }`,
     condition: 'sd.delta <> 0',
     numbered: { sequence: 'u.stock_events', position: 'u.stock_event_position' },
   }),

@@ -12,6 +12,7 @@ import { WebhooksSql } from './webhooks.sql';
 export class WebhookFanOut {
   constructor(events: DomainEvents, wake: DeliveryWake) {
     events.subscribe({
+      wants: WebhooksSql.hasSubscriber,
       ctes: WebhooksSql.fanOut,
       written: WebhooksSql.deliveriesWritten,
       committed: () => wake.committed(),

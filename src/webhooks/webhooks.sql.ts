@@ -6,6 +6,11 @@ import { isoTimestampSql } from '../database/iso-timestamp.sql';
  * all. Arguments are SQL expressions or CTE names of the calling statement.
  */
 export const WebhooksSql = {
+  /** True when the brand has an enabled endpoint subscribed to the event type. */
+  hasSubscriber: (brandId: string, type: string) =>
+    `EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.brand_id = ${brandId} AND w.enabled
+              AND (${type} = ANY (w.event_types) OR '*' = ANY (w.event_types)))`,
+
   /**
    * CTEs after `events` (a CTE of rows id, brand_id, type, data, occurred_at; a statement may
    * record several, e.g. an order and the stock of each of its sizes): one message with the body
