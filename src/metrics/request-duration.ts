@@ -7,14 +7,19 @@ const BOUNDS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5
 
 type Label = 'http_request_method' | 'http_route' | 'http_response_status_code';
 type Series = ReturnType<Histogram<Label>['labels']>;
+/** Keyed by route template; null when no route matched. */
+type ByRoute = Map<string | null, Series>;
+type ByMethod = Map<string, ByRoute>;
 
 /**
  * `http_server_request_duration_seconds` by method, route template and status: prom-client's
- * Histogram, with each labelled series kept once made, so a request does not check its labels again.
+ * Histogram, with the `labels()` result kept per status, method and route, so a request after the
+ * first of its kind skips that call (its label checks and the closures it makes) and allocates
+ * nothing here. prom-client's `observe` still converts, validates and hashes the labels each time.
  */
 export class RequestDurations {
   private readonly histogram: Histogram<Label>;
-  private readonly series = new Map<string, Series>();
+  private readonly byStatus = new Map<number, ByMethod>();
 
   constructor(registry: Registry) {
     this.histogram = new Histogram({
@@ -28,11 +33,14 @@ export class RequestDurations {
 
   /** `route` is the template, or null when no route matched (labelled `unmatched`). */
   observe(method: string, route: string | null, status: number, seconds: number): void {
-    const key = `${status} ${method} ${route}`;
-    let series = this.series.get(key);
-    if (!series) {
+    let methods = this.byStatus.get(status);
+    if (methods === undefined) this.byStatus.set(status, (methods = new Map<string, ByRoute>()));
+    let routes = methods.get(method);
+    if (routes === undefined) methods.set(method, (routes = new Map<string | null, Series>()));
+    let series = routes.get(route);
+    if (series === undefined) {
       series = this.histogram.labels(method, route ?? 'unmatched', String(status));
-      this.series.set(key, series);
+      routes.set(route, series);
     }
     series.observe(seconds);
   }
