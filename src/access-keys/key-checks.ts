@@ -79,6 +79,11 @@ export class KeyChecks {
     return (await this.keys.verify(token, ip))?.id ?? null;
   }
 
+  /** The id of a key this instance has found good, by its fingerprint, without a query; or null. */
+  knownIdOf(fingerprint: Buffer): number | null {
+    return this.known.get(rateLimitKeyOf(fingerprint))?.id ?? null;
+  }
+
   /** The key check this request's statement is to make, until it is settled. */
   pendingOf(ctx: RequestContext): PendingKeyCheck | undefined {
     return this.pending.get(ctx);

@@ -23,12 +23,13 @@ function recorder() {
   });
   const repository = { write, prune: jest.fn().mockResolvedValue(true) } as unknown as RequestLogRepository;
   const identify = jest.fn<Promise<number | null>, [string, string]>().mockResolvedValue(null);
-  const keys = { identify } as unknown as KeyChecks;
+  const knownIdOf = jest.fn<number | null, [Buffer]>().mockReturnValue(null);
+  const keys = { identify, knownIdOf } as unknown as KeyChecks;
   const config = { get: () => 1000 } as unknown as ConfigService<Environment, true>;
   const routeOf = jest.fn<string | null, [string, string]>().mockReturnValue(null);
   const routes = { of: routeOf } as unknown as RouteTemplates;
   const subject = new RequestRecorder(outcomes, keys, repository, routes, config);
-  return { subject, hear: (o: RequestOutcome) => listener(o), write, written, identify, routeOf };
+  return { subject, hear: (o: RequestOutcome) => listener(o), write, written, identify, knownIdOf, routeOf };
 }
 
 function outcome(
@@ -259,6 +260,43 @@ describe('RequestRecorder', () => {
     expect(written).toHaveLength(1);
     expect(written[0].counts).toEqual([expect.objectContaining({ keyId: 7, status: 413, count: 1 })]);
     expect(written[0].failures).toEqual([expect.objectContaining({ keyId: 7, error: 'Payload too large' })]);
+  });
+});
+
+describe('RequestRecorder identifying refused requests', () => {
+  const refused = (token: string) => outcome(404, null, { route: null, headers: { authorization: `Bearer ${token}` } });
+
+  it('looks a repeated unknown key up in the database once', async () => {
+    const { subject, hear, identify, write } = recorder();
+    const made = `csh_at_${'c'.repeat(64)}`;
+    hear(refused(made));
+    hear(refused(made)); // while the first lookup is under way
+    await subject.onApplicationShutdown();
+    hear(refused(made)); // after it found no good key
+    hear(refused(made));
+    await subject.onApplicationShutdown();
+    expect(identify).toHaveBeenCalledTimes(1);
+    expect(write).not.toHaveBeenCalled();
+  });
+
+  it('counts a key this instance knows as good without a query', async () => {
+    const { subject, hear, identify, knownIdOf, written } = recorder();
+    knownIdOf.mockReturnValue(4);
+    hear(refused(KEY));
+    hear(refused(KEY));
+    await subject.flush();
+    expect(identify).not.toHaveBeenCalled();
+    expect(written[0].counts).toEqual([expect.objectContaining({ keyId: 4, status: 404, count: 2 })]);
+  });
+
+  it('counts every request of a good key found while its lookup was under way', async () => {
+    const { subject, hear, identify, written } = recorder();
+    identify.mockResolvedValueOnce(9);
+    hear(refused(KEY));
+    hear(refused(KEY));
+    await subject.onApplicationShutdown();
+    expect(identify).toHaveBeenCalledTimes(1);
+    expect(written[0].counts).toEqual([expect.objectContaining({ keyId: 9, count: 2 })]);
   });
 });
 

@@ -1,8 +1,10 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import { fingerprintOf } from '../access-keys/integration-key-format';
 import { KeyChecks } from '../access-keys/key-checks';
 import { headerOf, isRepeated } from '../common/http/header-of';
 import { RequestOutcomes, type RequestOutcome } from '../common/http/request-outcomes';
+import { BoundedMap } from '../common/runtime/bounded-map';
 import type { Environment } from '../config/environment';
 import { withoutSecrets, type FailedRequest } from './failed-request';
 import { RequestLogRepository, refusedForItsContent } from './request-log.repository';
@@ -18,6 +20,9 @@ const MAX_WAITING_FAILURES = 10_000;
 const FAILURES_PER_WRITE = 1_000;
 // Lookups of keys the guards never saw (identifyLater) under way at once; beyond it such a refusal is not logged.
 const MAX_IDENTIFYING = 64;
+// Keys recently found not good (by fingerprint), so a stream of made-up keys costs one lookup each a while.
+const MAX_UNKNOWN_KEYS = 4_096;
+const UNKNOWN_KEY_TTL_MS = 60_000;
 const BEARER_KEY = /^Bearer[ \t]+(csh_at_\S+)[ \t]*$/i;
 
 /**
@@ -35,7 +40,9 @@ export class RequestRecorder implements OnApplicationBootstrap, OnApplicationShu
   private readonly tally = new RequestTally();
   private failures: FailedRequest[] = [];
   private dropped = 0;
-  private readonly identifying = new Set<Promise<void>>();
+  private readonly identifying = new Map<string, Promise<number | null>>();
+  /** Fingerprint (hex) → until when it is taken for no good key. */
+  private readonly unknownKeys = new BoundedMap<string, number>(MAX_UNKNOWN_KEYS);
   private readonly flushEveryMs: number;
   private timer?: NodeJS.Timeout;
   private flushes: Promise<void> = Promise.resolve();
@@ -65,7 +72,7 @@ export class RequestRecorder implements OnApplicationBootstrap, OnApplicationShu
   /** After the HTTP server has closed: what is still counted or queued is written now. */
   async onApplicationShutdown(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
-    await Promise.allSettled([...this.identifying, this.pruning]);
+    await Promise.allSettled([...this.identifying.values(), this.pruning]);
     await this.flush();
   }
 
@@ -132,21 +139,42 @@ export class RequestRecorder implements OnApplicationBootstrap, OnApplicationShu
    */
   private identifyLater(outcome: RequestOutcome): void {
     const header = outcome.request.headers.authorization;
-    if (header === undefined || this.identifying.size >= MAX_IDENTIFYING) return;
+    if (header === undefined) return;
     const token = BEARER_KEY.exec(header)?.[1];
     if (token === undefined || isRepeated(outcome.request, 'authorization')) return;
     const at = Date.now();
+    // No rate limit ran for these requests: memory answers first, the database only for a key new to both.
+    const fingerprint = fingerprintOf(token);
+    const known = this.keys.knownIdOf(fingerprint);
+    if (known !== null) return this.count(known, outcome, at);
+    const hex = fingerprint.toString('hex');
+    const unknownUntil = this.unknownKeys.get(hex);
+    if (unknownUntil !== undefined) {
+      if (unknownUntil > at) return;
+      this.unknownKeys.delete(hex);
+    }
+    const underWay = this.identifying.get(hex);
+    if (underWay) {
+      void underWay.then((keyId) => keyId !== null && this.count(keyId, outcome, at));
+      return;
+    }
+    if (this.identifying.size >= MAX_IDENTIFYING) return;
     const ip = outcome.context?.ip ?? outcome.request.ip ?? '';
-    const work: Promise<void> = this.keys
+    const work = this.keys
       .identify(token, ip)
       .then(
         (keyId) => {
-          if (keyId !== null) this.count(keyId, outcome, at);
+          if (keyId === null) this.unknownKeys.set(hex, Date.now() + UNKNOWN_KEY_TTL_MS);
+          else this.count(keyId, outcome, at);
+          return keyId;
         },
-        (error: Error) => this.logger.warn(`could not identify the key of a refused request: ${error.message}`),
+        (error: Error) => {
+          this.logger.warn(`could not identify the key of a refused request: ${error.message}`);
+          return null;
+        },
       )
-      .finally(() => this.identifying.delete(work));
-    this.identifying.add(work);
+      .finally(() => this.identifying.delete(hex));
+    this.identifying.set(hex, work);
   }
 
   private async writeOnce(): Promise<void> {
