@@ -191,19 +191,55 @@ describe('RequestRecorder', () => {
     expect(written.at(-1)!.failures).toHaveLength(1);
   });
 
-  it('drops a write the database refuses for its content, so it holds up nothing after it', async () => {
+  it('drops only the rows the database refuses for their content, writing the rest apart', async () => {
     const { subject, hear, write, written } = recorder();
-    const refused = Object.assign(new Error('value too long for type character varying(64)'), { code: '22001' });
-    write.mockRejectedValueOnce(new QueryFailedError('INSERT', [], refused));
+    const tooLong = () =>
+      new QueryFailedError(
+        'INSERT',
+        [],
+        Object.assign(new Error('value too long for type character varying(64)'), { code: '22001' }),
+      );
+    write.mockImplementation(async (counts, failures) => {
+      if (failures.some((f) => f.status === 422)) throw tooLong();
+      written.push({ counts: [...counts], failures: [...failures] });
+      return Promise.resolve();
+    });
+    hear(outcome(400, key(1)));
     hear(outcome(422, key(1)));
+    hear(outcome(404, key(2)));
     await subject.flush();
+    expect(written).toEqual([
+      {
+        counts: [expect.objectContaining({ keyId: 1, status: 400 }), expect.anything(), expect.anything()],
+        failures: [],
+      },
+      { counts: [], failures: [expect.objectContaining({ status: 400 })] },
+      { counts: [], failures: [expect.objectContaining({ status: 404 })] },
+    ]);
+    // Nothing refused comes back.
     hear(outcome(200, key(1)));
     await subject.flush();
-    expect(write).toHaveBeenCalledTimes(2);
     expect(written.at(-1)).toEqual({
       counts: [{ keyId: 1, method: 'POST', route: '/orders/admin/:orderId', status: 200, count: 1 }],
       failures: [],
     });
+  });
+
+  it('gives what is left to the next flush when the database goes away while writing apart', async () => {
+    const { subject, hear, write, written } = recorder();
+    const refused = Object.assign(new Error('bad'), { code: '23514' });
+    write
+      .mockRejectedValueOnce(new QueryFailedError('INSERT', [], refused))
+      .mockRejectedValueOnce(new Error('connection lost'));
+    hear(outcome(422, key(1)));
+    await subject.flush();
+    await subject.flush();
+    expect(written).toEqual([
+      {
+        counts: [expect.objectContaining({ status: 422, count: 1 })],
+        failures: [expect.objectContaining({ status: 422 })],
+      },
+    ]);
   });
 
   it('writes many failures in batches, the counts with the first', async () => {

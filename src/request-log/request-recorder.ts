@@ -8,7 +8,7 @@ import { BoundedMap } from '../common/runtime/bounded-map';
 import type { Environment } from '../config/environment';
 import { withoutSecrets, type FailedRequest } from './failed-request';
 import { RequestLogRepository, refusedForItsContent } from './request-log.repository';
-import { RequestTally } from './request-tally';
+import { RequestTally, type TallyRow } from './request-tally';
 import { RouteTemplates } from './route-templates';
 
 /** Failures are kept this long (contract §15); counts too. */
@@ -195,10 +195,12 @@ export class RequestRecorder implements OnApplicationBootstrap, OnApplicationShu
         } catch (error) {
           const message = (error as Error).message;
           if (refusedForItsContent(error)) {
-            // Tried again it would fail again, and hold up everything after it.
-            this.logger.error(`request log entries dropped, refused by the database: ${message}`);
+            // Tried again it would fail again, and hold up everything after it: write the rest, row by row.
+            const left = await this.writeApart(counts, waiting.slice(from, from + FAILURES_PER_WRITE), message);
             counts = [];
-            continue;
+            if (left === null) continue;
+            this.requeue(left.concat(waiting.slice(from + FAILURES_PER_WRITE)));
+            return;
           }
           this.tally.restore(counts);
           this.requeue(waiting.slice(from));
@@ -209,6 +211,41 @@ export class RequestRecorder implements OnApplicationBootstrap, OnApplicationShu
     } finally {
       this.busy = false;
     }
+  }
+
+  /**
+   * After the database refused a batch for its content: the counts alone, then each failure
+   * alone, dropping only what is refused. Returns the failures still to write when the
+   * database went away meanwhile (the counts then go back to the tally), else null.
+   */
+  private async writeApart(
+    counts: TallyRow[],
+    failures: FailedRequest[],
+    firstRefusal: string,
+  ): Promise<FailedRequest[] | null> {
+    let refused = 0;
+    let reason = firstRefusal;
+    const attempts: Array<[TallyRow[], FailedRequest[]]> = [
+      [counts, []],
+      ...failures.map((f): [TallyRow[], FailedRequest[]] => [[], [f]]),
+    ];
+    for (let i = 0; i < attempts.length; i++) {
+      const [someCounts, someFailures] = attempts[i];
+      if (someCounts.length === 0 && someFailures.length === 0) continue;
+      try {
+        await this.repository.write(someCounts, someFailures);
+      } catch (error) {
+        if (!refusedForItsContent(error)) {
+          this.logger.warn(`could not write the request log: ${(error as Error).message}`);
+          if (i === 0) this.tally.restore(counts);
+          return i === 0 ? failures : failures.slice(i - 1);
+        }
+        refused += someCounts.length + someFailures.length;
+        reason = (error as Error).message;
+      }
+    }
+    this.logger.error(`${refused} request log entries dropped, refused by the database: ${reason}`);
+    return null;
   }
 
   /** Failures a write could not take go back before those queued since, within the bound. */
