@@ -273,6 +273,31 @@ describe('RequestRecorder', () => {
     expect(written.map((w) => w.counts.map((c) => c.status))).toEqual([[200], [201]]);
   });
 
+  it('flushes again as soon as a flush ends when a tick found it under way', async () => {
+    jest.useFakeTimers();
+    try {
+      const { subject, hear, write, written } = recorder();
+      let release: () => void = () => undefined;
+      write.mockImplementationOnce(async (counts, failures) => {
+        written.push({ counts: [...counts], failures: [...failures] });
+        await new Promise<void>((resolve) => (release = resolve));
+      });
+      subject.onApplicationBootstrap();
+      hear(outcome(200, key(1)));
+      await jest.advanceTimersByTimeAsync(1000);
+      expect(write).toHaveBeenCalledTimes(1);
+      hear(outcome(201, key(1)));
+      await jest.advanceTimersByTimeAsync(1000); // this tick finds the first flush still writing
+      expect(write).toHaveBeenCalledTimes(1);
+      release();
+      await jest.advanceTimersByTimeAsync(0);
+      expect(written.map((w) => w.counts.map((c) => c.status))).toEqual([[200], [201]]);
+      await subject.onApplicationShutdown();
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   it('flushes what is counted when the application shuts down', async () => {
     const { subject, hear, written } = recorder();
     subject.onApplicationBootstrap();

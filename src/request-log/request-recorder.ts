@@ -47,6 +47,7 @@ export class RequestRecorder implements OnApplicationBootstrap, OnApplicationShu
   private timer?: NodeJS.Timeout;
   private flushes: Promise<void> = Promise.resolve();
   private busy = false;
+  private flushAfter = false;
   private lastPrune = 0;
   private pruning: Promise<unknown> = Promise.resolve();
 
@@ -64,7 +65,9 @@ export class RequestRecorder implements OnApplicationBootstrap, OnApplicationShu
   onApplicationBootstrap(): void {
     this.timer = setInterval(() => {
       this.pruneNowAndThen();
-      if (!this.busy) void this.flush();
+      // A tick that finds a flush under way is not skipped (counts would wait two intervals): it follows that flush.
+      if (this.busy) this.flushAfter = true;
+      else void this.flush();
     }, this.flushEveryMs);
     this.timer.unref();
   }
@@ -210,6 +213,10 @@ export class RequestRecorder implements OnApplicationBootstrap, OnApplicationShu
       }
     } finally {
       this.busy = false;
+      if (this.flushAfter) {
+        this.flushAfter = false;
+        void this.flush();
+      }
     }
   }
 
