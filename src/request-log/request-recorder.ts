@@ -205,6 +205,8 @@ export class RequestRecorder implements OnApplicationBootstrap, OnApplicationShu
             this.requeue(left.concat(waiting.slice(from + FAILURES_PER_WRITE)));
             return;
           }
+          // A write the database committed before its reply was lost is written again: its counts are then added
+          // twice (docs/operations.md, Request log). Rare, and cheaper than a written-batch ledger.
           this.tally.restore(counts);
           this.requeue(waiting.slice(from));
           this.logger.warn(`could not write the request log: ${message}`);
