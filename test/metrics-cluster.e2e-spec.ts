@@ -57,6 +57,8 @@ describe('metrics under the cluster', () => {
         WEBHOOK_WORKER: 'false',
         // Given, so the two workers do not both generate one in a fresh DATA_DIR.
         SECRETS_ENCRYPTION_KEY: 'ef'.repeat(32),
+        // Each worker's `listening on` line tells when the replacement below has started.
+        LOG_LEVEL: 'info',
       }),
       'cluster.js',
     );
@@ -100,17 +102,23 @@ describe('metrics under the cluster', () => {
     expect(await childPids(service.child.pid!)).toEqual(workers);
 
     // A worker that dies takes its share of the count with it (so the sum was over both), and
-    // scrapes go on without waiting for it, nor for its replacement while that one starts.
+    // scrapes go on without waiting for it, nor for its replacement while that one starts: polled
+    // until a scrape made after the replacement has logged that it listens.
+    const listening = () => service!.output().match(/listening on /g)?.length ?? 0;
+    expect(listening()).toBe(workers.length);
     process.kill(workers[0], 'SIGKILL');
     let left: number | undefined;
     for (const until = Date.now() + 8000; Date.now() < until;) {
+      const replaced = listening() > workers.length;
       const asked = Date.now();
       const counted = (await scrape()).histogramCount(DURATION, HEALTH) - before;
       expect(Date.now() - asked).toBeLessThan(2000);
       if (left !== undefined) expect(counted).toBe(left);
       else if (counted < n) left = counted;
+      if (left !== undefined && replaced) break;
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
+    expect(listening()).toBe(workers.length + 1);
     expect(left).toBeGreaterThan(0);
     expect(left).toBeLessThan(n);
     const now = await childPids(service.child.pid!);
