@@ -132,6 +132,20 @@ describe('metrics', () => {
     expect((await scrape()).labelValues().some((value) => value.includes('12345'))).toBe(false);
   });
 
+  it('labels a body refused before routing (malformed JSON) with its route, never `unmatched`', async () => {
+    const refused = series('POST', WEBHOOK_ROUTE, 400);
+    const before = (await scrape()).histogramCount(DURATION, refused);
+    const answer = await request(http())
+      .post(WEBHOOK_ROUTE)
+      .set(storefront.headers)
+      .set('Content-Type', 'application/json')
+      .send('{"partnerOrderId": ')
+      .expect(400);
+    expect(answer.body.error).toBe('Malformed JSON body');
+    await eventually(async () => expect((await scrape()).histogramCount(DURATION, refused) - before).toBe(1));
+    expect((await scrape()).histogramCount(DURATION, series('POST', 'unmatched', 400))).toBe(0);
+  });
+
   it("labels a route with a path id by its template, never the request's path", async () => {
     const reader = await issueKey(suite.fx, brand, { permissions: ['orders.read'] });
     keys.push(reader.key);

@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { DiscoveryModule } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AccessKeysModule } from '../access-keys/access-keys.module';
 import { RequestCountEntity } from './request-count.entity';
@@ -8,12 +7,11 @@ import { RequestLogController } from './request-log.controller';
 import { RequestLogRepository } from './request-log.repository';
 import { RequestLogService } from './request-log.service';
 import { RequestRecorder } from './request-recorder';
-import { RouteTemplates } from './route-templates';
 
 /** The request log of integration keys: what each was answered, counted and, for failures, kept (contract §15). */
 @Module({
-  imports: [AccessKeysModule, DiscoveryModule, TypeOrmModule.forFeature([RequestCountEntity, RequestFailureEntity])],
+  imports: [AccessKeysModule, TypeOrmModule.forFeature([RequestCountEntity, RequestFailureEntity])],
   controllers: [RequestLogController],
-  providers: [RequestLogRepository, RequestLogService, RequestRecorder, RouteTemplates],
+  providers: [RequestLogRepository, RequestLogService, RequestRecorder],
 })
 export class RequestLogModule {}

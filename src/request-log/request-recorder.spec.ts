@@ -9,7 +9,6 @@ import { withoutSecrets, type FailedRequest } from './failed-request';
 import type { RequestLogRepository } from './request-log.repository';
 import { RequestRecorder } from './request-recorder';
 import { RequestTally, type TallyRow } from './request-tally';
-import type { RouteTemplates } from './route-templates';
 
 const KEY = `csh_at_${'a'.repeat(64)}`;
 
@@ -26,10 +25,8 @@ function recorder() {
   const knownIdOf = jest.fn<number | null, [Buffer]>().mockReturnValue(null);
   const keys = { identify, knownIdOf } as unknown as KeyChecks;
   const config = { get: () => 1000 } as unknown as ConfigService<Environment, true>;
-  const routeOf = jest.fn<string | null, [string, string]>().mockReturnValue(null);
-  const routes = { of: routeOf } as unknown as RouteTemplates;
-  const subject = new RequestRecorder(outcomes, keys, repository, routes, config);
-  return { subject, hear: (o: RequestOutcome) => listener(o), write, written, identify, knownIdOf, routeOf };
+  const subject = new RequestRecorder(outcomes, keys, repository, config);
+  return { subject, hear: (o: RequestOutcome) => listener(o), write, written, identify, knownIdOf };
 }
 
 function outcome(
@@ -129,21 +126,6 @@ describe('RequestRecorder', () => {
     // What was written is gone from memory: a second flush writes nothing.
     await subject.flush();
     expect(write).toHaveBeenCalledTimes(1);
-  });
-
-  it('asks the route of a failure the platform answered before routing, and of no success', async () => {
-    const { subject, hear, written, routeOf } = recorder();
-    routeOf.mockReturnValueOnce('/orders/admin/:orderId');
-    hear(outcome(413, key(1), { route: null, error: 'Payload too large' }));
-    hear(outcome(200, key(1), { route: null }));
-    await subject.flush();
-    expect(routeOf).toHaveBeenCalledTimes(1);
-    expect(routeOf).toHaveBeenCalledWith('POST', '/orders/admin/7');
-    expect(written[0].counts.map((c) => [c.route, c.status])).toEqual([
-      ['', 200],
-      ['/orders/admin/:orderId', 413],
-    ]);
-    expect(written[0].failures[0].route).toBe('/orders/admin/:orderId');
   });
 
   it('leaves out sessions, site keys, webhooks, and keys refused with 401', async () => {

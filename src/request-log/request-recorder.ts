@@ -9,7 +9,6 @@ import type { Environment } from '../config/environment';
 import { withoutSecrets, type FailedRequest } from './failed-request';
 import { RequestLogRepository, refusedForItsContent } from './request-log.repository';
 import { RequestTally, type TallyRow } from './request-tally';
-import { RouteTemplates } from './route-templates';
 
 /** Failures are kept this long (contract §15); counts too. */
 export const RETENTION_DAYS = 30;
@@ -55,7 +54,6 @@ export class RequestRecorder implements OnApplicationBootstrap, OnApplicationShu
     outcomes: RequestOutcomes,
     private readonly keys: KeyChecks,
     private readonly repository: RequestLogRepository,
-    private readonly routes: RouteTemplates,
     config: ConfigService<Environment, true>,
   ) {
     this.flushEveryMs = config.get('REQUEST_LOG_FLUSH_MS', { infer: true });
@@ -108,8 +106,7 @@ export class RequestRecorder implements OnApplicationBootstrap, OnApplicationShu
       return;
     }
     const path = outcome.context?.path ?? (outcome.request.originalUrl ?? outcome.request.url).split('?')[0];
-    // Express refuses a bad body before it routes: the template then comes from the path.
-    const route = outcome.route ?? this.routes.of(outcome.method, path);
+    const { route } = outcome;
     this.tally.add(keyId, outcome.method, route, outcome.status);
     this.keep(keyId, outcome, route, path, at ?? Date.now());
   }

@@ -3,12 +3,16 @@ import { existingContextOf } from '../context/context-of';
 import type { HttpRequest } from '../context/http-types';
 import type { RequestContext } from '../context/request-context';
 import { answeredErrorText } from '../errors/answered-error-text';
+import { RouteTemplates } from './route-templates';
 
 /** What became of one request, once its answer has been sent. */
 export interface RequestOutcome {
   readonly request: HttpRequest;
   readonly method: string;
-  /** The route's template (`/orders/admin/:orderId`), or null when no route matched. */
+  /**
+   * The route's template (`/orders/admin/:orderId`), or null when no route would take the
+   * request: also for a failure the platform answered before routing it (Express and a bad body).
+   */
   readonly route: string | null;
   readonly status: number;
   readonly durationMs: number;
@@ -30,6 +34,8 @@ export type RequestOutcomeListener = (outcome: RequestOutcome) => void;
 export class RequestOutcomes {
   private readonly listeners: RequestOutcomeListener[] = [];
 
+  constructor(private readonly routes: RouteTemplates) {}
+
   listen(listener: RequestOutcomeListener): void {
     this.listeners.push(listener);
   }
@@ -40,6 +46,8 @@ export class RequestOutcomes {
 
   /** Called by the platform's hook once the answer has been sent. */
   answered(request: HttpRequest, route: string | null, status: number, durationMs: number): void {
+    // Express refuses a bad body before it routes: the template then comes from the path (failures only: it costs).
+    if (route === null && status >= 400) route = this.routes.of(request.method, pathOf(request));
     const outcome: RequestOutcome = {
       request,
       method: request.method,
@@ -57,4 +65,8 @@ export class RequestOutcomes {
       }
     }
   }
+}
+
+function pathOf(request: HttpRequest): string {
+  return existingContextOf(request)?.path ?? (request.originalUrl ?? request.url).split('?')[0];
 }
