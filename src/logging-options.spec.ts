@@ -66,4 +66,11 @@ describe('log options', () => {
     const options = pinoHttpOptions('info', { requestLines: true, terminal: false });
     expect(options.customSuccessObject!(raw, {} as ServerResponse, { responseTime: 3 })).toEqual({ responseTime: 3 });
   });
+
+  it('logs a path without its query and with no key or secret a caller put in it', () => {
+    const options = pinoHttpOptions('info', { requestLines: true, terminal: false });
+    const req = (options.serializers as { req: (r: unknown) => { path: string } }).req;
+    const url = `/site/${'ab'.repeat(24)}/x/csh_at_${'1'.repeat(64)}/whsec_QUJD%2BZA%3D%3D?token=t0ps3cret`;
+    expect(req({ id: '1', method: 'GET', url, raw: {} }).path).toBe('/site/[redacted]/x/[redacted]/[redacted]');
+  });
 });

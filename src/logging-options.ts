@@ -3,6 +3,7 @@ import type { Options } from 'pino-http';
 import { existingContextOf } from './common/context/context-of';
 import type { HttpRequest } from './common/context/http-types';
 import { requestIdOf } from './common/http/request-id';
+import { withoutSecrets } from './common/runtime/without-secrets';
 
 /** What pino's request serializer hands ours; `raw` is the request it was made from. */
 interface RequestLogFields {
@@ -68,7 +69,7 @@ export function pinoHttpOptions(
       req: (req: RequestLogFields) => ({
         id: req.id,
         method: req.method,
-        path: req.url.split('?')[0],
+        path: withoutSecrets(req.url.split('?')[0]),
         // The client address of allowlists and the journal (TRUST_PROXY), not the socket's peer:
         // Express's request has it, and on Fastify middie copies it onto the raw request.
         remoteAddress: req.raw.ip ?? req.remoteAddress,

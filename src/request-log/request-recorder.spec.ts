@@ -5,7 +5,7 @@ import type { HttpRequest } from '../common/context/http-types';
 import type { RequestContext } from '../common/context/request-context';
 import type { RequestOutcome, RequestOutcomeListener, RequestOutcomes } from '../common/http/request-outcomes';
 import type { Environment } from '../config/environment';
-import { withoutSecrets, type FailedRequest } from './failed-request';
+import type { FailedRequest } from './failed-request';
 import type { RequestLogRepository } from './request-log.repository';
 import { RequestRecorder } from './request-recorder';
 import { RequestTally, type TallyRow } from './request-tally';
@@ -32,7 +32,13 @@ function recorder() {
 function outcome(
   status: number,
   who: { kind: string; id: number } | null,
-  over: { route?: string | null; error?: string | null; headers?: Record<string, string>; path?: string } = {},
+  over: {
+    route?: string | null;
+    error?: string | null;
+    headers?: Record<string, string>;
+    path?: string;
+    requestId?: string;
+  } = {},
 ): RequestOutcome {
   const request = {
     method: 'POST',
@@ -42,7 +48,7 @@ function outcome(
     id: 'req-1',
   } as unknown as HttpRequest;
   const context = {
-    requestId: 'req-1',
+    requestId: over.requestId ?? 'req-1',
     ip: '10.0.0.9',
     method: 'POST',
     path: over.path ?? '/orders/admin/7',
@@ -147,6 +153,7 @@ describe('RequestRecorder', () => {
         path: `/orders/admin/${KEY}/x/${'f'.repeat(48)}`,
         error: `Unknown ${jwt}`,
         headers: { 'idempotency-key': 'order-77' },
+        requestId: 'f'.repeat(48),
       }),
     );
     await subject.flush();
@@ -154,6 +161,7 @@ describe('RequestRecorder', () => {
     expect(failure.idempotencyKey).toBe('order-77');
     expect(failure.path).toBe('/orders/admin/[redacted]/x/[redacted]');
     expect(failure.error).toBe('Unknown [redacted]');
+    expect(failure.requestId).toBe('[redacted]');
     expect(JSON.stringify(written)).not.toMatch(/csh_at_a|eyJ|f{48}/);
   });
 
@@ -340,11 +348,5 @@ describe('RequestRecorder identifying refused requests', () => {
     await subject.onApplicationShutdown();
     expect(identify).toHaveBeenCalledTimes(1);
     expect(written[0].counts).toEqual([expect.objectContaining({ keyId: 9, count: 2 })]);
-  });
-});
-
-describe('withoutSecrets', () => {
-  it('cuts to the length', () => {
-    expect(withoutSecrets('abcdef', 3)).toBe('abc');
   });
 });

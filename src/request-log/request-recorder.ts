@@ -6,7 +6,8 @@ import { headerOf, isRepeated } from '../common/http/header-of';
 import { RequestOutcomes, type RequestOutcome } from '../common/http/request-outcomes';
 import { BoundedMap } from '../common/runtime/bounded-map';
 import type { Environment } from '../config/environment';
-import { withoutSecrets, type FailedRequest } from './failed-request';
+import { withoutSecrets } from '../common/runtime/without-secrets';
+import type { FailedRequest } from './failed-request';
 import { RequestLogRepository, refusedForItsContent } from './request-log.repository';
 import { RequestTally, type TallyRow } from './request-tally';
 
@@ -126,7 +127,7 @@ export class RequestRecorder implements OnApplicationBootstrap, OnApplicationShu
       path: withoutSecrets(path, 2048),
       status: outcome.status,
       error: outcome.error === null ? null : withoutSecrets(outcome.error, 1000),
-      requestId: (context?.requestId ?? (typeof request.id === 'string' ? request.id : '')).slice(0, 64),
+      requestId: withoutSecrets(context?.requestId ?? (typeof request.id === 'string' ? request.id : ''), 64),
       idempotencyKey: idempotencyKey === undefined ? null : withoutSecrets(idempotencyKey, 255),
       durationMs: Math.max(0, Math.round(outcome.durationMs * 100) / 100),
       ip: (context?.ip ?? request.ip ?? '').slice(0, 64),

@@ -30,6 +30,20 @@ describe('scrubSpan', () => {
     });
   });
 
+  it('redacts a key or a secret a caller put in the path of a server span', () => {
+    const key = `csh_at_${'0'.repeat(64)}`;
+    const scrubbed = span(SERVER, {
+      'url.path': `/orders/admin/${key}`,
+      'http.target': `/x/whsec_QUJDRA==?a=b`,
+      'url.full': `http://127.0.0.1/s/${'c'.repeat(48)}`,
+    });
+    expect(scrubbed.attributes).toEqual({
+      'url.path': '/orders/admin/[redacted]',
+      'http.target': '/x/[redacted]',
+      'url.full': 'http://127.0.0.1/s/[redacted]',
+    });
+  });
+
   it('strips the query of a framework span’s URL (Nest records the original URL)', () => {
     expect(span(INTERNAL, { 'url.full': '/orders/admin?limit=5#x', 'http.url': '/a?b=c' }).attributes).toEqual({
       'url.full': '/orders/admin',

@@ -1,3 +1,5 @@
+import { withoutSecrets } from '../common/runtime/without-secrets';
+
 /**
  * What a span may not carry out of the process (contract §15: no key, token, secret or buyer's
  * data). The instrumentations are set up to record none of it; this is the second line, applied
@@ -50,7 +52,8 @@ function scrubAttributes(attributes: MutableAttributes, client: boolean): void {
       if (name === 'url.full' || name === 'http.url') attributes[name] = originOf(value);
       else delete attributes[name];
     } else {
-      attributes[name] = withoutQuery(value);
+      // A caller may put a key or a secret in the path itself.
+      attributes[name] = withoutSecrets(withoutQuery(value));
     }
   }
 }
