@@ -9,6 +9,8 @@ import { bearer, startTestApp, type TestApp } from './support/test-app';
 
 const WEBHOOK = '/orders/integrations/partner/webhook';
 const ENV = { REQUEST_LOG_FLUSH_MS: '100', RATE_LIMIT_BURST: '30', RATE_LIMIT_PER_SECOND: '1000' };
+/** Long enough for several flushes of every instance here: what a later flush would count twice has been written. */
+const severalFlushes = () => new Promise((resolve) => setTimeout(resolve, 4 * Number(ENV.REQUEST_LOG_FLUSH_MS)));
 const RECIPIENT = { fullName: 'Ivanova Maria Petrovna', phone: '+7 912 345-67-89' };
 
 interface LoggedRequest {
@@ -212,7 +214,7 @@ describe('the request log of an integration key', () => {
     });
 
     // Nothing is counted twice by later flushes.
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await severalFlushes();
     expect((await usageOf(key)).last24h).toEqual(tally(responses));
   });
 
@@ -237,7 +239,7 @@ describe('the request log of an integration key', () => {
     await request(s.t.http).get('/orders/admin/all?limit=1').set(key.headers).expect(401);
     await request(s.t.http).get('/orders/admin/999999').set(key.headers).expect(401);
     await eventually(async () => expect((await usageOf(key)).last24h).toEqual({ total: 1, byStatus: { '200': 1 } }));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await severalFlushes();
     expect((await usageOf(key)).last24h.total).toBe(1);
     expect(await requestsOf(key)).toEqual([]);
   });
@@ -323,7 +325,7 @@ describe('the request log of an integration key', () => {
       expect(tally(responses)).toEqual({ total: 19, byStatus: { '200': 12, '404': 7 } });
       await eventually(async () => expect((await usageOf(key)).last24h).toEqual(tally(responses)), 5000);
       expect(await requestsOf(key)).toHaveLength(7);
-      await new Promise((resolve) => setTimeout(resolve, 400));
+      await severalFlushes();
       expect((await usageOf(key)).last24h).toEqual(tally(responses));
     } finally {
       await second.close();
@@ -331,9 +333,9 @@ describe('the request log of an integration key', () => {
   });
 
   it('writes what an instance counted when it shuts down', async () => {
-    // Its timer writes first 4 s after it started: what is there sooner came from the shutdown.
+    // Its timer writes every 4 s (the longest allowed), so it rarely writes anything here; whatever it
+    // has not written when close() returns must be there, which holds however slow the machine is.
     const key = await issueKey(s.fx, brand, { permissions: ['orders.read'] });
-    const started = Date.now();
     const stopping: TestApp = await startTestApp({
       databaseUrl: s.db.url,
       env: { ...ENV, REQUEST_LOG_FLUSH_MS: '4000' },
@@ -343,11 +345,9 @@ describe('the request log of an integration key', () => {
         await request(stopping.http).get('/orders/admin/all?limit=1').set(key.headers).expect(200);
       }
       await request(stopping.http).get('/orders/admin/999999').set(key.headers).expect(404);
-      expect((await usageOf(key)).last24h.total).toBe(0);
     } finally {
       await stopping.close();
     }
-    expect(Date.now() - started).toBeLessThan(4000);
     expect((await usageOf(key)).last24h).toEqual({ total: 5, byStatus: { '200': 4, '404': 1 } });
     expect(await requestsOf(key)).toEqual([expect.objectContaining({ status: 404, path: '/orders/admin/999999' })]);
   });
