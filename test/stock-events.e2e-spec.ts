@@ -358,6 +358,54 @@ describe('stock events', () => {
     });
   });
 
+  it('a brand with no endpoint at all: its storefront order records order.created and its stock events, read by GET /events', async () => {
+    const quiet = await suite.fx.brand();
+    const quietStorefront = await issueKey(suite.fx, quiet, { permissions: ['orders.create_partner'] });
+    const quietReader = await issueKey(suite.fx, quiet, { permissions: ['orders.read', 'stock.read'] });
+    const product = await createProduct(suite.fx, quiet, {
+      article: 'Q-1',
+      storefrontArticle: 'SF-Q-1',
+      priceKopeks: 700,
+      sizes: [{ name: 'One', stock: 4 }],
+    });
+    const placed = await post('/orders/integrations/partner/webhook', quietStorefront, {
+      partnerOrderId: `SEQ-${++seq}`,
+      recipient: RECIPIENT,
+      items: [{ article: 'SF-Q-1', size: 'One', quantity: 3 }],
+    }).expect(201);
+    const orderId = placed.body.order.id as number;
+    const events = await eventually(async () => {
+      const read = (await readToEnd(fetcher(quietReader))).events;
+      expect(read).toHaveLength(3);
+      return read;
+    });
+    expect(events.map((e) => [e.type, e.data.sequence])).toEqual(
+      expect.arrayContaining([
+        ['stock.changed', 1],
+        ['order.created', 1],
+        ['stock.changed', 2],
+      ]),
+    );
+    expect(events.find((e) => e.type === 'order.created')!.data.orderId).toBe(orderId);
+    expect(stockData(events).at(-1)).toEqual({
+      sizeId: product.sizes[0].id,
+      productId: product.id,
+      article: 'Q-1',
+      storefrontArticle: 'SF-Q-1',
+      size: 'One',
+      delta: -3,
+      stock: 1,
+      reason: 'order',
+      orderId,
+      returnId: null,
+      sequence: 2,
+    });
+    const messages = await withClient(dbUrl(), (c) =>
+      c.query(`SELECT count(*)::int AS n FROM webhook_messages WHERE brand_id = $1`, [quiet]),
+    );
+    expect(messages.rows[0].n).toBe(0);
+  });
+
   it('mixed concurrent changes on a few sizes: every size ends with its events adding up', async () => {
     const product = await createProduct(suite.fx, brand, {
       article: 'MIX-1',
