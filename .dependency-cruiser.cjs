@@ -19,6 +19,8 @@ const EXPORTED = {
   idempotency: ['idempotent-post.decorator.ts', 'read-only-post.decorator.ts'],
   'access-keys': [
     'key-checks.ts',
+    // What a key looks like and its fingerprint: the request log identifies keys the guards never saw.
+    'integration-key-format.ts',
     'integration-key-owners.ts',
     'verify-key.query.ts',
     'statement-key/key-checked-by-statement.decorator.ts',

@@ -24,9 +24,6 @@ export const CatalogSql = {
     `${storefrontLines(p.brandId, p.lines, 'LEFT JOIN')}
       ORDER BY l.line`,
 
-  /** The products with these ids (an int[] expression): (id, article, storefront_article), for the stock events. */
-  productArticles: (ids: string) => `SELECT id, article, storefront_article FROM products WHERE id = ANY (${ids})`,
-
   /** The `lines` FROM item from four array expressions (articles, size keys, quantities, given prices). */
   storefrontLinesFrom: (a: { articles: string; sizeKeys: string; quantities: string; prices: string }) =>
     `unnest(${a.articles}::text[], ${a.sizeKeys}::text[], ${a.quantities}::int[], ${a.prices}::bigint[])

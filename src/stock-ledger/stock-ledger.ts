@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
-import { CatalogSql } from '../catalog/catalog.sql';
 import { DomainEvents } from '../domain-events/domain-events';
 import type { DomainEventsSql, EventPart } from '../domain-events/domain-events.sql';
 import { AppError } from '../common/errors/app-error';
@@ -93,7 +92,8 @@ export const LedgerSql = {
       p.withArticles
         ? ''
         : `
-           JOIN (${CatalogSql.productArticles(`ARRAY(SELECT product_id FROM ${p.updated})`)}) AS pa ON pa.id = u.product_id`
+           JOIN (SELECT id, article, storefront_article FROM products
+                  WHERE id = ANY (ARRAY(SELECT product_id FROM ${p.updated}))) AS pa ON pa.id = u.product_id`
     }`,
     condition: 'sd.delta <> 0',
     numbered: { sequence: 'u.stock_events', position: 'u.stock_event_position' },
