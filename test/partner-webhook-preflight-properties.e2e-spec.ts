@@ -64,13 +64,14 @@ describe('storefront preflight against the webhook, for generated bodies', () =>
       ).rows as Array<Record<string, number>>,
     }));
 
-  const agrees = async (body: unknown) => {
+  /** Compares the preflight's answer with the webhook's for one body; the webhook's status. */
+  const agrees = async (body: unknown): Promise<number> => {
     const asked = await post('preflight', body);
     const answered = await post('webhook', body);
     if (asked.status === 400) {
       expect(answered.status).toBe(400);
       expect(withoutRequestId(asked.body)).toEqual(withoutRequestId(answered.body));
-      return;
+      return answered.status;
     }
     expect(asked.status).toBe(200);
     const preflight = asked.body as Preflight;
@@ -97,11 +98,15 @@ describe('storefront preflight against the webhook, for generated bodies', () =>
         preflight.lines.map(({ sizeId, priceKopeks, lineTotalKopeks }) => ({ sizeId, priceKopeks, lineTotalKopeks })),
       );
     }
+    return answered.status;
   };
 
   it('ok ⇔ 201/200, problems = the 422’s details, totals = the order’s, for well-formed bodies', async () => {
     await fc.assert(
-      fc.asyncProperty(wellFormedBody, (body) => agrees(body)),
+      fc.asyncProperty(wellFormedBody, async (body) => {
+        // Sent again, a created order is a repeat: the 200 is compared as surely as the 201.
+        if ((await agrees(body)) === 201) await agrees(body);
+      }),
       { numRuns: 150 },
     );
     // Every outcome was reached, so each was compared.
@@ -111,7 +116,7 @@ describe('storefront preflight against the webhook, for generated bodies', () =>
 
   it('the same for bodies of any shape: a 400 is the webhook’s 400', async () => {
     await fc.assert(
-      fc.asyncProperty(anyBody, (body) => agrees(body)),
+      fc.asyncProperty(anyBody, async (body) => void (await agrees(body))),
       { numRuns: 150 },
     );
   });
