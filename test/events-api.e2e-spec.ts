@@ -3,7 +3,6 @@ import request from 'supertest';
 import { ErrorText } from '../src/common/errors/error-texts';
 import { DomainEvents } from '../src/domain-events/domain-events';
 import type { EventPart } from '../src/domain-events/domain-events.sql';
-import { WebhookDispatcher } from '../src/webhooks/webhook-dispatcher';
 import { readPage, readToEnd, sequenceProblems, type ReadEvent } from './support/event-stream';
 import { eventually } from './support/eventually';
 import { createProduct, issueKey, journal, type IssuedKey } from './support/fixtures';
@@ -11,6 +10,7 @@ import { seedOrder } from './support/orders-seed';
 import { closeSuite, openSuite, type Suite } from './support/suite';
 import { bearer } from './support/test-app';
 import { withClient } from './support/test-database';
+import { deliverAllPending } from './support/webhook-delivery';
 import { WebhookReceiver } from './support/webhook-receiver';
 
 let seq = 0;
@@ -81,18 +81,7 @@ describe('the events API', () => {
     return response.body.return.id as number;
   }
 
-  async function deliverAll() {
-    const dispatcher = suite.t.app.get(WebhookDispatcher);
-    for (let i = 0; i < 20; i++) {
-      await dispatcher.runOnce();
-      await dispatcher.drain();
-      const pending = await withClient(dbUrl(), (c) =>
-        c.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'pending'`),
-      );
-      if (pending.rows[0].n === 0) return;
-    }
-    throw new Error('deliveries still pending');
-  }
+  const deliverAll = () => deliverAllPending(suite.t, dbUrl());
 
   /** The brand's events as stored, in id order. */
   const storedEvents = (brandId: number) =>

@@ -1,6 +1,5 @@
 import fc from 'fast-check';
 import request from 'supertest';
-import { WebhookDispatcher } from '../src/webhooks/webhook-dispatcher';
 import { readToEnd, type ReadEvent } from './support/event-stream';
 import { eventually } from './support/eventually';
 import { createProduct, issueKey, siteWithKey, type IssuedKey } from './support/fixtures';
@@ -10,6 +9,7 @@ import { stockAndLedger } from './support/stock-probe';
 import { closeSuite, openSuite, type Suite } from './support/suite';
 import { bearer } from './support/test-app';
 import { withClient } from './support/test-database';
+import { deliverAllPending } from './support/webhook-delivery';
 import { WebhookReceiver } from './support/webhook-receiver';
 
 let seq = 0;
@@ -67,18 +67,7 @@ describe('stock events', () => {
     return response.body.order.id as number;
   }
 
-  async function deliverAll() {
-    const dispatcher = suite.t.app.get(WebhookDispatcher);
-    for (let i = 0; i < 40; i++) {
-      await dispatcher.runOnce();
-      await dispatcher.drain();
-      const pending = await withClient(dbUrl(), (c) =>
-        c.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'pending'`),
-      );
-      if (pending.rows[0].n === 0) return;
-    }
-    throw new Error('deliveries still pending');
-  }
+  const deliverAll = () => deliverAllPending(suite.t, dbUrl());
 
   const stockOf = async (sizeIds: number[]) => {
     const now = new Map<number, number>();
