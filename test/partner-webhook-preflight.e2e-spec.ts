@@ -1,5 +1,13 @@
 import request from 'supertest';
-import { createProduct, Fixtures, issueKey, siteWithKey, type IssuedKey } from './support/fixtures';
+import {
+  createProduct,
+  Fixtures,
+  issueKey,
+  seedShirtAndCap,
+  siteWithKey,
+  type IssuedKey,
+  type StorefrontProduct,
+} from './support/fixtures';
 import { countRows } from './support/stock-probe';
 import { closeSuite, openSuite } from './support/suite';
 import { withClient, type TestDatabase } from './support/test-database';
@@ -26,8 +34,8 @@ describe('POST /orders/integrations/partner/preflight', () => {
   let brandB: number;
   let storefront: IssuedKey;
   let reader: IssuedKey;
-  let shirt: Awaited<ReturnType<typeof createProduct>>;
-  let cap: Awaited<ReturnType<typeof createProduct>>;
+  let shirt: StorefrontProduct;
+  let cap: StorefrontProduct;
 
   const post = (path: string, body: unknown, key: IssuedKey = storefront, headers: Record<string, string> = {}) =>
     request(t.http)
@@ -73,23 +81,7 @@ describe('POST /orders/integrations/partner/preflight', () => {
     brandB = await fx.brand();
     storefront = await issueKey(fx, brandA, { name: 'Storefront', permissions: ['orders.create_partner'] });
     reader = await issueKey(fx, brandA, { permissions: ['orders.read'] });
-    shirt = await createProduct(fx, brandA, {
-      name: 'Linen shirt',
-      article: 'LS-001',
-      storefrontArticle: 'SF-SHIRT',
-      priceKopeks: 450000,
-      sizes: [
-        { name: 'M', stock: 100 },
-        { name: 'XL', priceKopeks: 480000, stock: 5 },
-      ],
-    });
-    cap = await createProduct(fx, brandA, {
-      name: 'Cap',
-      article: 'CAP-1',
-      storefrontArticle: 'SF-CAP',
-      priceKopeks: 90000,
-      sizes: [{ name: 'One size', stock: 1 }],
-    });
+    ({ shirt, cap } = await seedShirtAndCap(fx, brandA));
     await createProduct(fx, brandA, { article: 'ATTR-1', storefrontArticle: 'SF-ATTR', priceKopeks: 1000 });
     await createProduct(fx, brandB, {
       article: 'B-ONLY',

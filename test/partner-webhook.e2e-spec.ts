@@ -1,5 +1,12 @@
 import request from 'supertest';
-import { createProduct, Fixtures, issueKey, type IssuedKey } from './support/fixtures';
+import {
+  createProduct,
+  Fixtures,
+  issueKey,
+  seedShirtAndCap,
+  type IssuedKey,
+  type StorefrontProduct,
+} from './support/fixtures';
 import { countRows, stockAndLedger } from './support/stock-probe';
 import { closeSuite, openSuite } from './support/suite';
 import { withClient, type TestDatabase } from './support/test-database';
@@ -16,8 +23,8 @@ describe('POST /orders/integrations/partner/webhook', () => {
   let brandB: number;
   let storefront: IssuedKey;
   let reader: IssuedKey;
-  let shirt: Awaited<ReturnType<typeof createProduct>>;
-  let cap: Awaited<ReturnType<typeof createProduct>>;
+  let shirt: StorefrontProduct;
+  let cap: StorefrontProduct;
 
   const send = (body: unknown, key: IssuedKey = storefront) =>
     request(t.http)
@@ -38,23 +45,7 @@ describe('POST /orders/integrations/partner/webhook', () => {
     brandB = await fx.brand();
     storefront = await issueKey(fx, brandA, { name: 'Storefront', permissions: ['orders.create_partner'] });
     reader = await issueKey(fx, brandA, { permissions: ['orders.read'] });
-    shirt = await createProduct(fx, brandA, {
-      name: 'Linen shirt',
-      article: 'LS-001',
-      storefrontArticle: 'SF-SHIRT',
-      priceKopeks: 450000,
-      sizes: [
-        { name: 'M', stock: 100 },
-        { name: 'XL', priceKopeks: 480000, stock: 5 },
-      ],
-    });
-    cap = await createProduct(fx, brandA, {
-      name: 'Cap',
-      article: 'CAP-1',
-      storefrontArticle: 'SF-CAP',
-      priceKopeks: 90000,
-      sizes: [{ name: 'One size', stock: 1 }],
-    });
+    ({ shirt, cap } = await seedShirtAndCap(fx, brandA));
     await createProduct(fx, brandA, {
       name: 'Attributes only',
       article: 'ATTR-1',

@@ -144,3 +144,27 @@ export async function createProduct(fx: Fixtures, brandId: number, input: Produc
     sizes: Array<{ id: number; name: string; priceKopeks: number | null; stock: number }>;
   };
 }
+
+export type StorefrontProduct = Awaited<ReturnType<typeof createProduct>>;
+
+/** The storefront suites' two products: a shirt with a size of its own price, and a cap of one unit. */
+export async function seedShirtAndCap(fx: Fixtures, brandId: number) {
+  const shirt = await createProduct(fx, brandId, {
+    name: 'Linen shirt',
+    article: 'LS-001',
+    storefrontArticle: 'SF-SHIRT',
+    priceKopeks: 450000,
+    sizes: [
+      { name: 'M', stock: 100 },
+      { name: 'XL', priceKopeks: 480000, stock: 5 },
+    ],
+  });
+  const cap = await createProduct(fx, brandId, {
+    name: 'Cap',
+    article: 'CAP-1',
+    storefrontArticle: 'SF-CAP',
+    priceKopeks: 90000,
+    sizes: [{ name: 'One size', stock: 1 }],
+  });
+  return { shirt, cap };
+}
