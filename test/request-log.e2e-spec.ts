@@ -1,4 +1,8 @@
 import request, { type Response } from 'supertest';
+import type {
+  KeyRequestResponse as LoggedRequest,
+  KeyUsageResponse as Usage,
+} from '../src/request-log/dto/request-log.responses';
 import { PRUNE_LOCK_KEY } from '../src/request-log/request-log.repository';
 import { RequestRecorder } from '../src/request-log/request-recorder';
 import { eventually } from './support/eventually';
@@ -12,25 +16,6 @@ const ENV = { REQUEST_LOG_FLUSH_MS: '100', RATE_LIMIT_BURST: '30', RATE_LIMIT_PE
 /** Long enough for several flushes of every instance here: what a later flush would count twice has been written. */
 const severalFlushes = () => new Promise((resolve) => setTimeout(resolve, 4 * Number(ENV.REQUEST_LOG_FLUSH_MS)));
 const RECIPIENT = { fullName: 'Ivanova Maria Petrovna', phone: '+7 912 345-67-89' };
-
-interface LoggedRequest {
-  id: number;
-  at: string;
-  method: string;
-  route: string | null;
-  path: string;
-  status: number;
-  error: string | null;
-  requestId: string;
-  idempotencyKey: string | null;
-  durationMs: number;
-  ip: string;
-}
-
-interface Usage {
-  last24h: { total: number; byStatus: Record<string, number> };
-  topErrors: Array<{ status: number; error: string | null; count: number; lastAt: string }>;
-}
 
 /** Contract §15: the request log of an integration key, on a real database, as a brand's administrator reads it. */
 describe('the request log of an integration key', () => {
