@@ -10,7 +10,14 @@ const EXPORTED = {
   orders: ['order-lifecycle.ts', 'order-fulfilment.ts', 'carrier-status.ts', 'follow-up-data.ts'],
   returns: ['returns.service.ts'],
   'domain-events': ['domain-events.ts', 'domain-events.sql.ts', 'event-types.ts'],
-  webhooks: ['webhooks.sql.ts', 'webhook-dispatcher.ts', 'delivery-wake.ts', 'webhook-figures.ts'],
+  webhooks: [
+    'webhooks.sql.ts',
+    'webhook-dispatcher.ts',
+    'delivery-wake.ts',
+    'webhook-figures.ts',
+    // The messages' part of the OpenAPI document, which setup-app builds.
+    'webhook-messages.openapi.ts',
+  ],
   // The primary of `npm run start:cluster` serves every worker's figures.
   metrics: ['cluster-metrics.ts', 'metrics-server.ts'],
   catalog: ['catalog-matcher.ts', 'catalog.service.ts', 'catalog.sql.ts'],

@@ -20,6 +20,7 @@ import { createValidationPipe } from './common/validation/validation.pipe';
 import { ErrorBody } from './common/dto/error-body';
 import type { TrustProxy } from './config/trust-proxy';
 import { describeErrorBodies } from './common/errors/error-responses';
+import { describeWebhookMessages, WEBHOOK_MESSAGE_MODELS } from './webhooks/webhook-messages.openapi';
 
 /**
  * Options for NestFactory.create: rawBody keeps the bytes as received for signed webhooks; the
@@ -78,9 +79,10 @@ export function setupApp<T extends INestApplication>(app: T): T {
       .addBearerAuth()
       .addCookieAuth(SESSION_COOKIE, { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE }, 'session')
       .build(),
-    { extraModels: [ErrorBody] },
+    { extraModels: [ErrorBody, ...WEBHOOK_MESSAGE_MODELS] },
   );
   describeErrorBodies(document);
+  describeWebhookMessages(document);
   SwaggerModule.setup('docs', app, document);
   return app;
 }

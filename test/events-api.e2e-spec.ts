@@ -12,6 +12,8 @@ import { bearer } from './support/test-app';
 import { withClient } from './support/test-database';
 import { deliverAllPending } from './support/webhook-delivery';
 import { WebhookReceiver } from './support/webhook-receiver';
+import { OpenApiCheck } from './support/openapi-check';
+import { EVENT_TYPES } from '../src/webhooks/event-types';
 
 let seq = 0;
 const RECIPIENT = { fullName: 'Lebedeva Nina', phone: '+79005550101' };
@@ -434,5 +436,79 @@ describe('the events API', () => {
     ).toEqual([]);
     expect(seen.filter(isStock).length).toBeGreaterThan(0);
     expect(sequenceProblems(seen.filter(isStock), false)).toEqual([]);
+  });
+
+  it("sends every family's messages as the OpenAPI document's x-webhooks describe them, and reads them back alike", async () => {
+    const { fx } = suite;
+    const doc = await OpenApiCheck.load(http());
+    expect(doc.messageTypes().sort()).toEqual([...EVENT_TYPES].sort());
+    const own = await fx.brand();
+    const endpoint = await request(http())
+      .post(`/admin/brands/${own}/webhook-endpoints`)
+      .set(bearer(fx.admin))
+      .send({ url: receiver.url('/documented'), eventTypes: ['*'] })
+      .expect(201);
+    const product = await createProduct(fx, own, {
+      article: 'DOC',
+      storefrontArticle: 'SF-DOC',
+      priceKopeks: 9900,
+      sizes: [
+        { name: 'S', stock: 5 },
+        { name: 'M', priceKopeks: 10900, stock: 0 },
+      ],
+    });
+    const ownClerk = await issueKey(fx, own, { fullAccess: true });
+    await request(http())
+      .patch(`/catalog/products/${product.id}`)
+      .set(ownClerk.headers)
+      .send({ name: 'Renamed' })
+      .expect(200);
+    const ordered = await request(http())
+      .post('/orders/integrations/partner/webhook')
+      .set((await issueKey(fx, own, { permissions: ['orders.create_partner'] })).headers)
+      .send({ partnerOrderId: 'DOC-1', recipient: RECIPIENT, items: [{ article: 'SF-DOC', size: 'S', quantity: 2 }] })
+      .expect(201);
+    const order = (await request(http()).get(`/orders/admin/${ordered.body.order.id}`).set(ownClerk.headers)).body;
+    await request(http())
+      .post('/returns')
+      .set(ownClerk.headers)
+      .send({
+        orderId: order.id,
+        externalReturnId: 'DOC-R',
+        reasonCode: 'wrong_size',
+        items: [{ orderItemId: order.items[0].id, quantity: 1 }],
+      })
+      .expect(201);
+    await request(http()).post(`/orders/admin/${order.id}/cancel`).set(ownClerk.headers).send({}).expect(200);
+    await request(http())
+      .post(`/admin/brands/${own}/webhook-endpoints/${endpoint.body.id}/test`)
+      .set(bearer(fx.admin))
+      .send({})
+      .expect(202);
+    await deliverAll();
+    const messages = receiver.at('/documented').map((m) => m.json);
+    expect(messages.flatMap((m) => doc.messageProblems(m))).toEqual([]);
+    const types = new Set(messages.map((m) => m.type));
+    for (const type of [
+      'order.created',
+      'order.cancelled',
+      'return.requested',
+      'stock.changed',
+      'product.created',
+      'product.updated',
+      'webhook.test',
+    ])
+      expect(types).toContain(type);
+    // The events API's data is held to the same classes (GET /events' schema names them).
+    const events = await eventually(async () => {
+      const read = await readAll(ownClerk);
+      expect(read).toHaveLength(messages.length - 1);
+      return read;
+    });
+    const answered = await get('/events?limit=500', ownClerk).expect(200);
+    expect(doc.problems('GET', '/events', 200, answered.body)).toEqual([]);
+    expect(events.map((e) => doc.messageProblems({ type: e.type, timestamp: e.occurredAt, data: e.data }))).toEqual(
+      events.map(() => []),
+    );
   });
 });

@@ -8,6 +8,9 @@ import { ProductEntity } from './product.entity';
 import { CatalogSql } from './catalog.sql';
 import { DomainEvents } from '../domain-events/domain-events';
 import type { EventPart } from '../domain-events/domain-events.sql';
+import { eventDataOf } from '../domain-events/dto/event-data';
+import { jsonbObjectOf } from '../database/json-object.sql';
+import type { ProductEventData, ProductEventSize } from './dto/product-event-data';
 import type { PRODUCT_EVENT_TYPES } from '../domain-events/event-types';
 
 /**
@@ -19,11 +22,18 @@ const PRODUCT_EVENT: EventPart = {
   brandId: 'p.brand_id',
   subjectId: 'p.id',
   type: '$2',
-  data: `jsonb_build_object('productId', p.id, 'article', p.article, 'storefrontArticle', p.storefront_article,
-           'name', p.name, 'priceKopeks', p.price_kopeks,
-           'sizes', COALESCE((SELECT jsonb_agg(jsonb_build_object('sizeId', s.id, 'name', s.name, 'priceKopeks', s.price_kopeks)
-                                               ORDER BY s.id)
-                                FROM product_sizes s WHERE s.product_id = p.id), '[]'::jsonb))`,
+  data: eventDataOf<ProductEventData>({
+    productId: 'p.id',
+    article: 'p.article',
+    storefrontArticle: 'p.storefront_article',
+    name: 'p.name',
+    priceKopeks: 'p.price_kopeks',
+    sizes: `COALESCE((SELECT jsonb_agg(${jsonbObjectOf<ProductEventSize>({
+      sizeId: 's.id',
+      name: 's.name',
+      priceKopeks: 's.price_kopeks',
+    })} ORDER BY s.id) FROM product_sizes s WHERE s.product_id = p.id), '[]'::jsonb)`,
+  }),
   from: '(SELECT id, brand_id, article, storefront_article, name, price_kopeks FROM products WHERE id = $1) AS p',
 };
 

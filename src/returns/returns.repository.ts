@@ -4,6 +4,8 @@ import { DataSource } from 'typeorm';
 import type { Tx } from '../database/transactions';
 import { DomainEvents } from '../domain-events/domain-events';
 import type { EventPart } from '../domain-events/domain-events.sql';
+import { eventDataOf } from '../domain-events/dto/event-data';
+import type { ReturnEventData } from './dto/return-event-data';
 import type { ReasonCode, RefundStatus, ReturnOrigin, ReturnStatus } from './return-states';
 
 export interface ReturnRow {
@@ -79,8 +81,15 @@ const RETURN_EVENT: EventPart = {
   brandId: 'r.brand_id',
   subjectId: 'r.id',
   type: '$2',
-  data: `jsonb_build_object('returnId', r.id, 'returnNumber', r.return_number, 'orderId', r.order_id,
-          'externalReturnId', r.external_return_id, 'origin', r.origin, 'status', r.status, 'refundStatus', r.refund_status)`,
+  data: eventDataOf<ReturnEventData>({
+    returnId: 'r.id',
+    returnNumber: 'r.return_number',
+    orderId: 'r.order_id',
+    externalReturnId: 'r.external_return_id',
+    origin: 'r.origin',
+    status: 'r.status',
+    refundStatus: 'r.refund_status',
+  }),
   from: '(SELECT * FROM returns WHERE id = $1) AS r',
 };
 

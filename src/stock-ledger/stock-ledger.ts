@@ -3,10 +3,12 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { DomainEvents } from '../domain-events/domain-events';
 import type { DomainEventsSql, EventPart } from '../domain-events/domain-events.sql';
+import { eventDataOf } from '../domain-events/dto/event-data';
 import { AppError } from '../common/errors/app-error';
 import { ErrorText } from '../common/errors/error-texts';
 import { isOutOfRange } from '../common/errors/pg-errors';
 import { PreparedStatements, type Prepared } from '../database/prepared';
+import type { StockChangedData } from './dto/stock-changed-data';
 import type { StockReason } from './stock-movement.entity';
 
 export interface StockChange {
@@ -85,9 +87,18 @@ export const LedgerSql = {
     brandId: p.brandId,
     subjectId: 'u.id',
     type: `'stock.changed'`,
-    data: `jsonb_build_object('sizeId', u.id, 'productId', u.product_id, 'article', ${p.withArticles ? 'sd' : 'pa'}.article,
-             'storefrontArticle', ${p.withArticles ? 'sd' : 'pa'}.storefront_article, 'size', u.name, 'delta', sd.delta, 'stock', u.stock,
-             'reason', (${p.cause.reason})::text, 'orderId', (${p.cause.orderId})::int, 'returnId', (${p.cause.returnId})::int)`,
+    data: eventDataOf<StockChangedData>({
+      sizeId: 'u.id',
+      productId: 'u.product_id',
+      article: `${p.withArticles ? 'sd' : 'pa'}.article`,
+      storefrontArticle: `${p.withArticles ? 'sd' : 'pa'}.storefront_article`,
+      size: 'u.name',
+      delta: 'sd.delta',
+      stock: 'u.stock',
+      reason: `(${p.cause.reason})::text`,
+      orderId: `(${p.cause.orderId})::int`,
+      returnId: `(${p.cause.returnId})::int`,
+    }),
     from: `${p.updated} AS u JOIN ${p.changes} AS sd(id, delta) ON sd.id = u.id${
       p.withArticles
         ? ''

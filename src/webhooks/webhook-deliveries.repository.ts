@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { isoTimestampSql } from '../database/iso-timestamp.sql';
 import { changedRows } from '../database/returning';
 import type { Tx } from '../database/transactions';
+import { messageBody, testMessageData } from './webhooks.sql';
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
 
@@ -162,9 +163,11 @@ export class WebhookDeliveriesRepository {
       `WITH message AS (
          INSERT INTO webhook_messages (msg_id, brand_id, event_type, payload)
          VALUES ('msg_' || replace(gen_random_uuid()::text, '-', ''), $1, 'webhook.test',
-                 jsonb_build_object('type', 'webhook.test',
-                                    'timestamp', ${isoTimestampSql('now()')},
-                                    'data', jsonb_build_object('endpointId', $2::int)))
+                 ${messageBody({
+                   type: `'webhook.test'`,
+                   timestamp: isoTimestampSql('now()'),
+                   data: testMessageData({ endpointId: '$2::int' }),
+                 })})
          RETURNING id, msg_id
        ), delivery AS (
          INSERT INTO webhook_deliveries (message_id, endpoint_id) SELECT id, $2 FROM message

@@ -1,4 +1,12 @@
 import { isoTimestampSql } from '../database/iso-timestamp.sql';
+import { jsonbObjectOf, type SqlFieldsOf } from '../database/json-object.sql';
+import type { WebhookMessageBody, WebhookTestData } from './dto/webhook-message.body';
+
+/** A message's body (contract §10) from SQL expressions of its parts. */
+export const messageBody = (parts: SqlFieldsOf<WebhookMessageBody>) => jsonbObjectOf<WebhookMessageBody>(parts);
+
+/** The data of `webhook.test`. */
+export const testMessageData = (parts: SqlFieldsOf<WebhookTestData>) => jsonbObjectOf<WebhookTestData>(parts);
 
 /**
  * The outbound webhooks' statement parts (contract §10), added to the statement that records
@@ -26,9 +34,7 @@ export const WebhooksSql = {
      ),
      wh_pending AS (
        SELECT e.id AS event_id, 'msg_' || replace(gen_random_uuid()::text, '-', '') AS msg_id, e.brand_id, e.type,
-              jsonb_build_object('type', e.type,
-                                 'timestamp', ${isoTimestampSql('e.occurred_at')},
-                                 'data', e.data) AS payload
+              ${messageBody({ type: 'e.type', timestamp: isoTimestampSql('e.occurred_at'), data: 'e.data' })} AS payload
          FROM ${events} e WHERE e.id IN (SELECT event_id FROM wh_targets)
      ),
      wh_message AS (

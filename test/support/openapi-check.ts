@@ -6,7 +6,14 @@ import type { TestApp } from './test-app';
 interface Operation {
   responses: Record<string, { content?: Record<string, { schema: unknown }> }>;
 }
-type Document = { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, unknown> } };
+interface MessageEntry {
+  post: { requestBody: { content: { 'application/json': { schema: unknown } } } };
+}
+type Document = {
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, unknown> };
+  'x-webhooks'?: Record<string, MessageEntry>;
+};
 
 /**
  * Holds the OpenAPI document the service publishes at /docs-json to its real answers: every
@@ -39,6 +46,20 @@ export class OpenApiCheck {
     if (!schema) return status === 204 || body === undefined || body === '' ? [] : [`${key}: body not documented`];
     const validate = this.validator(key, schema);
     return validate(body) ? [] : (validate.errors ?? []).map((e) => `${key}: ${e.instancePath || '/'} ${e.message}`);
+  }
+
+  /** The event types whose messages the document describes (`x-webhooks`). */
+  messageTypes(): string[] {
+    return Object.keys(this.document['x-webhooks'] ?? {});
+  }
+
+  /** Problems of a webhook message's body, held to the `x-webhooks` entry of its type. */
+  messageProblems(body: Record<string, unknown>): string[] {
+    const type = String(body.type);
+    const entry = this.document['x-webhooks']?.[type];
+    if (!entry) return [`${type}: no x-webhooks entry`];
+    const validate = this.validator(`message ${type}`, entry.post.requestBody.content['application/json'].schema);
+    return validate(body) ? [] : (validate.errors ?? []).map((e) => `${type}: ${e.instancePath || '/'} ${e.message}`);
   }
 
   /** The documented 2xx answers of every operation that no check has seen. */
