@@ -259,6 +259,15 @@ describe('webhook endpoints and deliveries', () => {
     await request(http()).post(`${endpointsPath()}/${created.id}/deliveries/${messageId}/retry`).set(admin).expect(202);
     await deliverDue();
     expect(receiver.at('/down').at(-1)!.headers['webhook-id']).toBe(messageId);
+    // Sent again once it succeeded: each success stays in its history, in order.
+    await request(http()).post(`${endpointsPath()}/${created.id}/deliveries/${messageId}/retry`).set(admin).expect(202);
+    await deliverDue();
+    expect(receiver.at('/down')).toHaveLength(5);
+    const history = await request(http()).get(`${endpointsPath()}/${created.id}/deliveries`).set(admin).expect(200);
+    expect(history.body.items[0]).toMatchObject({ messageId, status: 'succeeded', nextAttemptAt: null });
+    expect(history.body.items[0].attempts.map((a: { responseStatus: number }) => a.responseStatus)).toEqual([
+      503, 503, 503, 200, 200,
+    ]);
     await request(http())
       .post(`${endpointsPath()}/${created.id}/deliveries/msg_00000000000000000000000000000000/retry`)
       .set(admin)
@@ -576,12 +585,18 @@ describe('webhook endpoints and deliveries', () => {
         WEBHOOK_CONCURRENCY: '2',
       },
     });
-    // Outcomes cannot be written while this transaction holds the attempts table.
+    // Outcomes cannot be written while the blocker holds an advisory lock: every update that settles a claim waits for it.
+    await withClient(dbUrl(), (c) =>
+      c.query(`
+        CREATE FUNCTION test_hold_outcomes() RETURNS trigger LANGUAGE plpgsql AS $$
+          BEGIN PERFORM pg_advisory_xact_lock_shared(4242); RETURN NEW; END $$;
+        CREATE TRIGGER test_hold_outcomes BEFORE UPDATE ON webhook_deliveries FOR EACH ROW
+          WHEN (OLD.lock_token IS NOT NULL AND NEW.lock_token IS NULL) EXECUTE FUNCTION test_hold_outcomes();`),
+    );
     const blocker = new Client({ connectionString: dbUrl() });
     await blocker.connect();
     try {
-      await blocker.query('BEGIN');
-      await blocker.query('LOCK TABLE webhook_attempts IN SHARE MODE');
+      await blocker.query('SELECT pg_advisory_lock(4242)');
       const dispatcher = fresh.app.get(WebhookDispatcher);
       let started = await dispatcher.runOnce();
       expect(started).toBe(2);
@@ -600,7 +615,7 @@ describe('webhook endpoints and deliveries', () => {
       expect(started).toBe(4);
       expect(receiver.at('/overlap')).toHaveLength(4);
 
-      await blocker.query('COMMIT');
+      await blocker.query('SELECT pg_advisory_unlock(4242)');
       await dispatcher.drain();
       await deliverDue(fresh);
       await deliverDue(fresh);
@@ -609,6 +624,9 @@ describe('webhook endpoints and deliveries', () => {
     } finally {
       await blocker.end();
       await fresh.close();
+      await withClient(dbUrl(), (c) =>
+        c.query('DROP TRIGGER test_hold_outcomes ON webhook_deliveries; DROP FUNCTION test_hold_outcomes()'),
+      );
     }
   });
 

@@ -1,7 +1,10 @@
 import { Column, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
 
-/** One try of a delivery: what the receiver answered, how long it took. */
+/**
+ * One failed try of a delivery: what the receiver answered, how long it took. A success is kept on
+ * its delivery (PERF-24), and becomes a row here only when the delivery is sent again.
+ */
 @Entity('webhook_attempts')
 @Index('ix_webhook_attempts_delivery', ['deliveryId', 'id'])
 export class WebhookAttemptEntity {

@@ -100,24 +100,22 @@ export class WebhookDeliveriesRepository {
   }
 
   /**
-   * 2xx answers: each delivery succeeded and its attempt is kept, for a batch in one statement;
-   * the ids still held (a delivery whose claim was lost is left to the worker that took it).
+   * 2xx answers, a batch in one statement: each delivery succeeded, its attempt kept on the row
+   * that update writes anyway (PERF-24); the ids still held (a delivery whose claim was lost is
+   * left to the worker that took it).
    */
   async recordSuccesses(
     successes: Array<{ deliveryId: string; token: string; attempt: AttemptRecord }>,
   ): Promise<string[]> {
-    const rows: Array<{ delivery_id: string }> = await this.db.query(
-      `WITH batch AS (
-         SELECT * FROM unnest($1::bigint[], $2::uuid[], $3::int[], $4::int[], $5::text[])
-                AS b(id, token, response_status, duration_ms, response_body)
-       ), done AS (
-         UPDATE webhook_deliveries d SET status = 'succeeded', attempts = d.attempts + 1, lock_token = NULL,
-                locked_until = NULL, next_attempt_at = NULL
-           FROM batch b WHERE d.id = b.id AND d.lock_token = b.token RETURNING d.id
-       )
-       INSERT INTO webhook_attempts (delivery_id, response_status, duration_ms, response_body)
-       SELECT b.id, b.response_status, b.duration_ms, b.response_body FROM batch b JOIN done ON done.id = b.id
-       RETURNING delivery_id`,
+    const rows: Array<{ id: string }> = await this.db.query(
+      `UPDATE webhook_deliveries d
+          SET status = 'succeeded', attempts = d.attempts + 1, lock_token = NULL, locked_until = NULL,
+              next_attempt_at = NULL, succeeded_at = now(), success_status = b.response_status,
+              success_duration_ms = b.duration_ms, success_body = b.response_body
+         FROM unnest($1::bigint[], $2::uuid[], $3::int[], $4::int[], $5::text[])
+              AS b(id, token, response_status, duration_ms, response_body)
+        WHERE d.id = b.id AND d.lock_token = b.token
+        RETURNING d.id`,
       [
         successes.map((s) => s.deliveryId),
         successes.map((s) => s.token),
@@ -126,7 +124,7 @@ export class WebhookDeliveriesRepository {
         successes.map((s) => s.attempt.body),
       ],
     );
-    return rows.map((row) => String(row.delivery_id));
+    return rows.map((row) => String(row.id));
   }
 
   /**
@@ -180,11 +178,23 @@ export class WebhookDeliveriesRepository {
 
   /** Sends the endpoint's delivery of this message again now, with the same `webhook-id`; false when there is none. */
   async retryNow(endpointId: number, msgId: string): Promise<boolean> {
+    // A success kept on the delivery becomes an attempt row first, so the next one does not overwrite it.
     const rows = await changedRows<{ id: string }>(
       this.db.manager,
-      `UPDATE webhook_deliveries d SET status = 'pending', next_attempt_at = now()
-         FROM webhook_messages m
-        WHERE m.id = d.message_id AND m.msg_id = $2 AND d.endpoint_id = $1
+      `WITH target AS (
+         SELECT d.id, d.succeeded_at, d.success_status, d.success_duration_ms, d.success_body
+           FROM webhook_deliveries d JOIN webhook_messages m ON m.id = d.message_id
+          WHERE m.msg_id = $2 AND d.endpoint_id = $1
+            FOR UPDATE OF d
+       ), kept AS (
+         INSERT INTO webhook_attempts (delivery_id, at, response_status, duration_ms, response_body)
+         SELECT id, succeeded_at, success_status, success_duration_ms, success_body FROM target
+          WHERE succeeded_at IS NOT NULL
+       )
+       UPDATE webhook_deliveries d
+          SET status = 'pending', next_attempt_at = now(), succeeded_at = NULL, success_status = NULL,
+              success_duration_ms = NULL, success_body = NULL
+         FROM target t WHERE d.id = t.id
         RETURNING d.id`,
       [endpointId, msgId],
     );
@@ -199,8 +209,13 @@ export class WebhookDeliveriesRepository {
     return this.db.query(
       `SELECT m.msg_id AS "messageId", m.event_type AS "eventType", d.status,
               COALESCE((SELECT json_agg(json_build_object('at', a.at, 'responseStatus', a.response_status,
-                                                          'durationMs', a.duration_ms, 'error', a.error) ORDER BY a.id)
-                          FROM webhook_attempts a WHERE a.delivery_id = d.id), '[]') AS attempts,
+                                                          'durationMs', a.duration_ms, 'error', a.error) ORDER BY a.n NULLS LAST)
+                          FROM (SELECT a.id AS n, a.at, a.response_status, a.duration_ms, a.error
+                                  FROM webhook_attempts a WHERE a.delivery_id = d.id
+                                UNION ALL
+                                -- The success kept on the delivery settled it: the last attempt.
+                                SELECT NULL, d.succeeded_at, d.success_status, d.success_duration_ms, NULL
+                                 WHERE d.succeeded_at IS NOT NULL) a), '[]') AS attempts,
               CASE WHEN d.status = 'pending' THEN d.next_attempt_at END AS "nextAttemptAt", d.created_at AS "createdAt"
          FROM webhook_deliveries d JOIN webhook_messages m ON m.id = d.message_id
         WHERE d.endpoint_id = $1 AND ($2::text IS NULL OR d.status = $2)

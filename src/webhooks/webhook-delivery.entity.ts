@@ -42,4 +42,20 @@ export class WebhookDeliveryEntity {
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
+
+  /**
+   * The successful attempt, kept here by the update that settles the delivery (webhook_attempts
+   * holds the failures): when, the status, how long, the first KiB of the answer.
+   */
+  @Column({ name: 'succeeded_at', type: 'timestamptz', nullable: true })
+  succeededAt: Date | null;
+
+  @Column({ name: 'success_status', type: 'smallint', nullable: true })
+  successStatus: number | null;
+
+  @Column({ name: 'success_duration_ms', type: 'integer', nullable: true })
+  successDurationMs: number | null;
+
+  @Column({ name: 'success_body', type: 'varchar', length: 1024, nullable: true })
+  successBody: string | null;
 }
