@@ -19,7 +19,7 @@ export class SuccessBatch {
   constructor(
     private readonly write: (batch: Success[]) => Promise<string[]>,
     private readonly size = 100,
-    // Long enough to gather several successes at hundreds a second (PERF-25), short beside the receivers' answers.
+    // Long enough to gather several successes at hundreds a second (PERF-26), short beside the receivers' answers.
     private readonly waitMs = 20,
   ) {}
 

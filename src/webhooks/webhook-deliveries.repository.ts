@@ -101,7 +101,7 @@ export class WebhookDeliveriesRepository {
 
   /**
    * 2xx answers, a batch in one statement: each delivery succeeded, its attempt kept on the row
-   * that update writes anyway (PERF-24); the ids still held (a delivery whose claim was lost is
+   * that update writes anyway (PERF-25); the ids still held (a delivery whose claim was lost is
    * left to the worker that took it).
    */
   async recordSuccesses(

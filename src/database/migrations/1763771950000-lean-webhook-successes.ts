@@ -3,7 +3,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * A delivery's successful attempt is kept on the delivery itself, written by the update that
  * settles it, instead of a row of webhook_attempts with its two index entries: most deliveries
- * succeed at once, and only failures need a history (docs/performance.md, PERF-24). Adding
+ * succeed at once, and only failures need a history (docs/performance.md, PERF-25). Adding
  * columns without defaults rewrites nothing.
  */
 export class LeanWebhookSuccesses1763771950000 implements MigrationInterface {
