@@ -21,6 +21,7 @@ import { DomainEventPositions1763771500000 } from './1763771500000-domain-event-
 import { BacklogIndexes1763771600000 } from './1763771600000-backlog-indexes';
 import { OrderUpdatedAt1763771800000 } from './1763771800000-order-updated-at';
 import { SizeStockEvents1763771900000 } from './1763771900000-size-stock-events';
+import { PersonalData1763772100000 } from './1763772100000-personal-data';
 
 /** Every migration, in order. A new migration is added here as well as in its own file. */
 export const migrations = [
@@ -47,4 +48,5 @@ export const migrations = [
   BacklogIndexes1763771600000,
   OrderUpdatedAt1763771800000,
   SizeStockEvents1763771900000,
+  PersonalData1763772100000,
 ];
