@@ -7,7 +7,8 @@ import { createProduct, Fixtures, issueKey, journal, type IssuedKey } from './su
 import { CARRIER_SECRET, PAYMENT_SECRET, postSigned } from './support/signed';
 import { SmtpSink } from './support/smtp-sink';
 import { stockAndLedger } from './support/stock-probe';
-import { createTestDatabase, type TestDatabase } from './support/test-database';
+import { createTestDatabase, withClient, type TestDatabase } from './support/test-database';
+import { OutboxWorker } from '../src/notifications/outbox-worker';
 import { bearer, startTestApp, type TestApp } from './support/test-app';
 import { RetentionSweep } from '../src/personal-data/retention-sweep';
 
@@ -81,6 +82,8 @@ describe('buyers’ personal data', () => {
         CARRIER_API_TOKEN: 'carrier-token',
         SMTP_URL: smtpUrl,
         OUTBOX_POLL_MS: '100',
+        OUTBOX_RETRY_BASE_MS: '100',
+        OUTBOX_RETRY_MAX_MS: '400',
         WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
         WEBHOOK_WORKER: 'false',
       },
@@ -182,6 +185,14 @@ describe('buyers’ personal data', () => {
       expect(jobs.body.counts.pending).toBe(0);
     });
 
+  /** Every job of an order, as text. */
+  const outboxText = (orderId: number) =>
+    withClient(db.url, async (c) =>
+      (await c.query(`SELECT o::text AS row FROM outbox o WHERE payload->>'orderId' = $1`, [String(orderId)])).rows
+        .map((r: { row: string }) => r.row)
+        .join('\n'),
+    );
+
   const entriesOf = async (type: string) => (await journal(fx)).filter((entry) => entry.type === type);
 
   it('erases a storefront order’s buyer by phone in another format: no copy is left in a dump', async () => {
@@ -209,9 +220,13 @@ describe('buyers’ personal data', () => {
 
   it('erases a platform order that went through payment, carrier and mails, by e-mail in any case; the books stay', async () => {
     const who = buyer();
+    // The carrier refuses the first registration quoting the recipient: the job's error holds a copy.
+    carrier.quoteOnFailure = true;
+    carrier.failNext(1);
     const shipped = await shippedOrder(who);
     await carrierEvent({ carrierOrderUuid: shipped.carrierOrderUuid, status: 'delivered' }).expect(200);
     await settled();
+    expect(await outboxText(shipped.id)).toContain(who.phone);
     expect(sink.received.filter((mail) => mail.raw.includes(shipped.orderNumber)).length).toBeGreaterThanOrEqual(3);
     expect(carrier.shipments.get(shipped.orderNumber)).toBeDefined();
     const before = await order(shipped.id);
@@ -386,6 +401,32 @@ describe('buyers’ personal data', () => {
       .query({ phone: who.phone, email: who.email })
       .set(admin())
       .expect(400);
+  });
+
+  it('clears a done follow-up job’s copy once it is OUTBOX_RETENTION_DAYS old', async () => {
+    const who = buyer();
+    carrier.quoteOnFailure = true;
+    carrier.failNext(1);
+    const shipped = await shippedOrder(who);
+    await settled();
+    expect(await outboxText(shipped.id)).toContain(who.phone);
+    const age = (days: number) =>
+      withClient(db.url, (c) =>
+        c.query(`UPDATE outbox SET done_at = now() - make_interval(days => $2) WHERE payload->>'orderId' = $1`, [
+          String(shipped.id),
+          days,
+        ]),
+      );
+    const worker = t.app.get(OutboxWorker);
+    await age(6);
+    await worker.forgetOldCopies();
+    expect(await outboxText(shipped.id)).toContain(who.phone);
+    await age(8);
+    expect(await worker.forgetOldCopies()).toBeGreaterThanOrEqual(1);
+    const left = await outboxText(shipped.id);
+    for (const piece of piecesOf(who)) expect(left.toLowerCase()).not.toContain(piece);
+    // The order itself is in progress and keeps its buyer.
+    expect((await order(shipped.id)).recipient.fullName).toBe(who.fullName);
   });
 
   it('keeps the retention setting, and the sweep anonymises final orders past it, journaled by retention', async () => {
