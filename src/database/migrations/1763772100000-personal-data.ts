@@ -2,7 +2,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * Buyers' personal data (contract §17): the time an order was anonymised, and each brand's
- * retention in days (no row, or `days` null: kept until erased).
+ * retention in days (no row, or `days` null: kept until erased). The erasure finds an order's
+ * follow-up jobs by the order id in their payload.
  */
 export class PersonalData1763772100000 implements MigrationInterface {
   name = 'PersonalData1763772100000';
@@ -15,9 +16,11 @@ export class PersonalData1763772100000 implements MigrationInterface {
     await q.query(
       `ALTER TABLE "personal_data_retention" ADD CONSTRAINT "fk_personal_data_retention_brand" FOREIGN KEY ("brand_id") REFERENCES "brands"("id") ON DELETE CASCADE ON UPDATE NO ACTION`,
     );
+    await q.query(`CREATE INDEX "ix_outbox_order" ON "outbox" (("payload" ->> 'orderId'))`);
   }
 
   public async down(q: QueryRunner): Promise<void> {
+    await q.query(`DROP INDEX "public"."ix_outbox_order"`);
     await q.query(`DROP TABLE "personal_data_retention"`);
     await q.query(`ALTER TABLE "orders" DROP COLUMN "personal_data_erased_at"`);
   }
