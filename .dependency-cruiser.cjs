@@ -7,7 +7,15 @@ const EXPORTED = {
   'stock-ledger': ['stock-ledger.ts'],
   'inbound-events': ['inbound-events.ts'],
   outbox: ['outbox.ts', 'outbox-jobs.repository.ts'],
-  orders: ['order-lifecycle.ts', 'order-fulfilment.ts', 'carrier-status.ts', 'follow-up-data.ts'],
+  orders: [
+    'order-lifecycle.ts',
+    'order-fulfilment.ts',
+    'carrier-status.ts',
+    'follow-up-data.ts',
+    // The full order answers of the personal-data export; its phone normalisation.
+    'admin/orders.service.ts',
+    'recipient-parsing.ts',
+  ],
   returns: ['returns.service.ts'],
   'domain-events': ['domain-events.ts', 'domain-events.sql.ts', 'event-types.ts'],
   webhooks: [
@@ -52,6 +60,7 @@ const FEATURES = [
   'orders',
   'outbox',
   'payments',
+  'personal-data',
   'production-sites',
   'request-log',
   'returns',

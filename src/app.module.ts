@@ -22,6 +22,7 @@ import { InboundEventsModule } from './inbound-events/inbound-events.module';
 import { NotificationsModule } from './notifications/notifications.module';
 import { OutboxModule } from './outbox/outbox.module';
 import { PaymentsModule } from './payments/payments.module';
+import { PersonalDataModule } from './personal-data/personal-data.module';
 import { OrdersModule } from './orders/orders.module';
 import { ProductionSitesModule } from './production-sites/production-sites.module';
 import { RequestLogModule } from './request-log/request-log.module';
@@ -69,6 +70,7 @@ export class AppModule {
         DeliveryModule,
         NotificationsModule,
         WebhooksModule,
+        PersonalDataModule,
         RequestLogModule,
         AdminAreaModule,
         MetricsModule,

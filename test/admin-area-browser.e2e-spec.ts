@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -362,6 +362,70 @@ describe('the admin area in a browser', () => {
         .click();
       await closesAtOnce(page, 'Signing secret', how);
     }
+    await context.close();
+  });
+
+  it('erases a buyer after a preview of what goes and what stays, exports a file, and sets the retention', async () => {
+    await createProduct(suite.fx, brand.id, {
+      article: 'PD',
+      storefrontArticle: 'SF-PD',
+      priceKopeks: 1000,
+      sizes: [{ name: 'One', stock: 10 }],
+    });
+    const storefront = await issueKey(suite.fx, brand.id, { permissions: ['orders.create_partner'] });
+    const clerk = await issueKey(suite.fx, brand.id, { permissions: ['orders.write', 'orders.read'] });
+    const place = async (partnerOrderId: string) =>
+      (
+        await request(suite.t.http)
+          .post('/orders/integrations/partner/webhook')
+          .set(storefront.headers)
+          .send({
+            partnerOrderId,
+            recipient: { fullName: 'Sokolova Irina', phone: '+7 900 555-12-34', email: 'irina@example.org' },
+            comment: 'Ring twice',
+            items: [{ article: 'SF-PD', size: 'One', quantity: 1 }],
+          })
+          .expect(201)
+      ).body.order as { id: number; orderNumber: string };
+    const done = await place('PD-1');
+    await request(suite.t.http).post(`/orders/admin/${done.id}/cancel`).set(clerk.headers).send({}).expect(200);
+    const open = await place('PD-2');
+
+    const context = await newContext();
+    const page = await signIn(context, ADMIN.email, ADMIN.password);
+    await page.getByLabel('Store', { exact: true }).selectOption({ label: brand.name });
+    await page.getByRole('link', { name: 'Personal data' }).click();
+    await page.getByLabel('Retention in days').waitFor();
+    await check(page, 'personal-data');
+
+    await page.getByLabel('Find by').selectOption({ label: 'Phone' });
+    await page.getByLabel('Buyer').fill('8 (900) 555 12 34');
+    await page.getByRole('button', { name: 'Erase' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Erase this buyer’s data?' });
+    await dialog.getByRole('cell', { name: done.orderNumber, exact: true }).waitFor();
+    await dialog.getByRole('cell', { name: open.orderNumber, exact: true }).waitFor();
+    await check(page, 'erasure-dialog');
+    await dialog.getByRole('button', { name: 'Erase' }).click();
+    await page.getByRole('status').filter({ hasText: 'Erased 1 order(s); kept 1 in progress.' }).waitFor();
+    const erased = await request(suite.t.http).get(`/orders/admin/${done.id}`).set(clerk.headers).expect(200);
+    expect(erased.body.recipient).toMatchObject({ fullName: '', phone: '', email: null });
+
+    await page.getByLabel('Find by').selectOption({ label: 'E-mail' });
+    await page.getByLabel('Buyer').fill('IRINA@example.org');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download export' }).click(),
+    ]);
+    const exported = JSON.parse(readFileSync(await download.path(), 'utf8')) as { orders: Array<{ id: number }> };
+    expect(exported.orders.map((o) => o.id)).toEqual([open.id]);
+
+    await page.getByLabel('Retention in days').fill('30');
+    await page.getByRole('button', { name: 'Save retention' }).click();
+    await page.getByRole('status').filter({ hasText: 'Retention saved: 30 days.' }).waitFor();
+    await request(suite.t.http)
+      .get(`/admin/brands/${brand.id}/personal-data/retention`)
+      .set(bearer(suite.fx.admin))
+      .expect(200, { days: 30 });
     await context.close();
   });
 

@@ -76,7 +76,7 @@ describe('docs/api.md examples', () => {
     // The list filtered (PostgreSQL writes its JSON, with spaces): the cancelled order alone, the storefront order by its number.
     const listed = stdout.replace(/" : /g, '":').replace(/, "/g, ',"');
     expect(listed).toMatch(
-      /\{"items":\[\{"id":\d+,[^\]]*"status":"cancelled",[^\]]*"updatedAt":"[\d:.TZ-]+"\}\],"total":1\}/,
+      /\{"items":\[\{"id":\d+,[^\]]*"status":"cancelled",[^\]]*"updatedAt":"[\d:.TZ-]+","personalDataErasedAt":null\}\],"total":1\}/,
     );
     expect(listed).toMatch(
       /\{"items":\[\{"id":\d+,"orderNumber":"\d+","source":"storefront","partnerOrderId":"T-10025",[^\]]*\}\],"total":1\}/,

@@ -323,6 +323,14 @@ describe('the OpenAPI document describes the real answers', () => {
     // A revoked site key may still work for SITE_KEY_CACHE_SECONDS (spec); an unknown one never does.
     await get('/production-api/me', { Authorization: 'Bearer not-a-site-key' }, 401);
 
+    const personal = `/admin/brands/${brand}/personal-data`;
+    await get(`${personal}/export?phone=${encodeURIComponent('+7 912 345-67-89')}`, admin);
+    await get(`${personal}/export`, admin, 400);
+    await send('post', `${personal}/erasures`, admin, { orderId: second.body.order.id }, 200);
+    await send('post', `${personal}/erasures`, admin, {}, 400);
+    await send('put', `${personal}/retention`, admin, { days: 365 }, 200);
+    await send('put', `${personal}/retention`, admin, { days: -1 }, 400);
+    await get(`${personal}/retention`, admin);
     await get(`/admin/brands/${brand}/security-journal?limit=5`, admin);
     await get('/admin/security-journal?limit=5', admin);
     await get('/admin/outbox?state=done', admin);

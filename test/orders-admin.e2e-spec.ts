@@ -73,6 +73,7 @@ describe('GET /orders/admin/all and /orders/admin/:orderId', () => {
       orderedAt: '2026-01-02T03:04:05.006Z',
       createdAt: (stored.created_at as Date).toISOString(),
       updatedAt: (stored.updated_at as Date).toISOString(),
+      personalDataErasedAt: null,
     };
     expect(line).toStrictEqual(expected);
     expect(Object.keys(line)).toEqual(Object.keys(expected));
@@ -160,6 +161,7 @@ describe('GET /orders/admin/all and /orders/admin/:orderId', () => {
         'items',
         'paidAt',
         'carrierRegistrationFailedAt',
+        'personalDataErasedAt',
       ].sort(),
     );
     expect(response.body).toMatchObject({

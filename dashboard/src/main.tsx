@@ -4,6 +4,7 @@ import { ApiError, get, onSignedOut, post, setBrand, setCsrfToken } from './api'
 import { JournalPage } from './pages/journal';
 import { KeysPage } from './pages/keys';
 import { OrdersPage } from './pages/orders';
+import { PersonalDataPage } from './pages/personal-data';
 import { PlatformPage } from './pages/platform';
 import { ProductsPage } from './pages/products';
 import { ReturnsPage } from './pages/returns';
@@ -17,6 +18,7 @@ const SECTIONS = [
   ['sites', 'Production sites'],
   ['webhooks', 'Webhooks'],
   ['journal', 'Security journal'],
+  ['personal-data', 'Personal data'],
   ['orders', 'Orders'],
   ['returns', 'Returns'],
   ['products', 'Products'],
@@ -189,6 +191,8 @@ function Page(props: { section: Section; brandId: number; onBrandsChanged: () =>
       return <WebhooksPage brandId={props.brandId} />;
     case 'journal':
       return <JournalPage brandId={props.brandId} />;
+    case 'personal-data':
+      return <PersonalDataPage brandId={props.brandId} />;
     case 'orders':
       return <OrdersPage />;
     case 'returns':

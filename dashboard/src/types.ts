@@ -33,5 +33,10 @@ export type {
   WebhookEndpointResponse,
   WebhookSecretResponse,
 } from '../../src/webhooks/dto/webhook.responses';
+export type {
+  ErasureResponse,
+  PersonalDataExportResponse,
+  RetentionResponse,
+} from '../../src/personal-data/dto/personal-data.responses';
 export type { JournalListResponse } from '../../src/security-journal/dto/journal.responses';
 export type { KeyRequestListResponse, KeyUsageResponse } from '../../src/request-log/dto/request-log.responses';

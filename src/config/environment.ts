@@ -250,6 +250,20 @@ export class Environment {
   @Max(86_400, { message: 'KEY_EXPIRY_CHECK_SECONDS must be an integer between 1 and 86400' })
   KEY_EXPIRY_CHECK_SECONDS = 3600;
 
+  /** How often each instance applies the brands' retention of buyers' data (contract §17). */
+  @Transform(toInt)
+  @IsInt({ message: 'PERSONAL_DATA_CHECK_SECONDS must be an integer between 1 and 86400' })
+  @Min(1, { message: 'PERSONAL_DATA_CHECK_SECONDS must be an integer between 1 and 86400' })
+  @Max(86_400, { message: 'PERSONAL_DATA_CHECK_SECONDS must be an integer between 1 and 86400' })
+  PERSONAL_DATA_CHECK_SECONDS = 3600;
+
+  /** How long a done follow-up job keeps what it may have copied of a buyer (contract §17). */
+  @Transform(toInt)
+  @IsInt({ message: 'OUTBOX_RETENTION_DAYS must be an integer between 1 and 3650' })
+  @Min(1, { message: 'OUTBOX_RETENTION_DAYS must be an integer between 1 and 3650' })
+  @Max(3650, { message: 'OUTBOX_RETENTION_DAYS must be an integer between 1 and 3650' })
+  OUTBOX_RETENTION_DAYS = 7;
+
   /** How often each instance writes its request-log counts and failures; at most 4 s, so an entry is readable within 5 s. */
   @Transform(toInt)
   @IsInt({ message: 'REQUEST_LOG_FLUSH_MS must be an integer between 50 and 4000' })

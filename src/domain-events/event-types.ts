@@ -9,6 +9,8 @@ export const ORDER_EVENT_TYPES = [
   'order.completed',
   'order.returned',
   'order.cancelled',
+  // The buyer's data was anonymised (contract §17): the order's data, as the others.
+  'order.personal_data_erased',
 ] as const;
 /** The events of a return. */
 export const RETURN_EVENT_TYPES = [

@@ -10,9 +10,11 @@ export interface Mail {
   html: string;
   /** Stable per outbox job, so a receiver can recognise a re-sent message. */
   messageId: string;
+  /** What the mail is about, for the log: its kind and order number, never its recipient or text. */
+  about: { kind: string; orderNumber: string | null };
 }
 
-/** Real SMTP at SMTP_URL; without it, mails are written to the log instead. */
+/** Real SMTP at SMTP_URL; without it, each mail is logged by kind and order number instead. */
 @Injectable()
 export class Mailer implements OnApplicationShutdown {
   private readonly logger = new Logger('Mail');
@@ -30,8 +32,9 @@ export class Mailer implements OnApplicationShutdown {
 
   async send(mail: Mail): Promise<void> {
     if (!this.transport) {
+      // Its recipient and text name the buyer (contract §17): logged by kind and order number only.
       this.logger.log(
-        { to: mail.to, subject: mail.subject, messageId: mail.messageId, text: mail.text },
+        { kind: mail.about.kind, orderNumber: mail.about.orderNumber, messageId: mail.messageId },
         'mail (SMTP_URL not set)',
       );
       return;

@@ -8,6 +8,7 @@ import { MailTemplates, type RenderedMail } from './mail-templates';
 import { BrandsService } from '../identity/brands.service';
 import { Outbox } from '../outbox/outbox';
 import { Transactions } from '../database/transactions';
+import { loggableError } from './loggable-error';
 import type { ClaimedOutboxJob } from '../outbox/outbox-jobs.repository';
 
 export type ClaimedJob = ClaimedOutboxJob;
@@ -80,7 +81,7 @@ export class OutboxHandlers {
   /** After 24 hours a shipment that could not be registered is flagged and staff are told. */
   async giveUp(tx: EntityManager, job: ClaimedJob, lastError: string): Promise<void> {
     this.logger.error(
-      { jobId: job.id, kind: job.kind, orderId: job.payload.orderId, lastError },
+      { jobId: job.id, kind: job.kind, orderId: job.payload.orderId, lastError: loggableError(lastError) },
       'outbox job given up',
     );
     if (job.kind !== 'carrier.register_shipment') return;
@@ -103,7 +104,12 @@ export class OutboxHandlers {
       return undefined;
     }
     signal.throwIfAborted();
-    await this.mailer.send({ to: brand.staffEmail, messageId: messageIdOf(job), ...template(brand.name) });
+    await this.mailer.send({
+      to: brand.staffEmail,
+      messageId: messageIdOf(job),
+      about: { kind: job.kind, orderNumber: null },
+      ...template(brand.name),
+    });
     return undefined;
   }
 
@@ -111,7 +117,12 @@ export class OutboxHandlers {
     const contacts = await this.orders.contacts(job.payload.orderId);
     if (!contacts?.recipientEmail) return undefined;
     signal.throwIfAborted();
-    await this.mailer.send({ to: contacts.recipientEmail, messageId: messageIdOf(job), ...template(contacts.mail) });
+    await this.mailer.send({
+      to: contacts.recipientEmail,
+      messageId: messageIdOf(job),
+      about: { kind: job.kind, orderNumber: contacts.mail.orderNumber },
+      ...template(contacts.mail),
+    });
     return undefined;
   }
 
@@ -122,7 +133,12 @@ export class OutboxHandlers {
       return undefined;
     }
     signal.throwIfAborted();
-    await this.mailer.send({ to: contacts.staffEmail, messageId: messageIdOf(job), ...template(contacts.mail) });
+    await this.mailer.send({
+      to: contacts.staffEmail,
+      messageId: messageIdOf(job),
+      about: { kind: job.kind, orderNumber: contacts.mail.orderNumber },
+      ...template(contacts.mail),
+    });
     return undefined;
   }
 }

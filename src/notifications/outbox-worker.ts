@@ -6,8 +6,10 @@ import { OutboxJobs } from '../outbox/outbox-jobs.repository';
 import { JobLease } from './job-lease';
 import { ClaimedJob, OutboxHandlers } from './outbox-handlers';
 import { Transactions } from '../database/transactions';
+import { loggableError } from './loggable-error';
 
 const BATCH = 10;
+const FORGET_EVERY_MS = 3_600_000;
 
 /**
  * Runs outbox jobs inside the service, safely in several instances at once: a batch is claimed
@@ -29,6 +31,8 @@ export class OutboxWorker implements OnApplicationBootstrap, OnApplicationShutdo
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
   private stopped = false;
+  private lastForget = 0;
+  private readonly retentionDays: number;
 
   constructor(
     private readonly transactions: Transactions,
@@ -42,6 +46,7 @@ export class OutboxWorker implements OnApplicationBootstrap, OnApplicationShutdo
     this.retryBaseMs = config.get('OUTBOX_RETRY_BASE_MS', { infer: true });
     this.retryMaxMs = config.get('OUTBOX_RETRY_MAX_MS', { infer: true });
     this.giveUpAfterSeconds = config.get('OUTBOX_GIVE_UP_AFTER_SECONDS', { infer: true });
+    this.retentionDays = config.get('OUTBOX_RETENTION_DAYS', { infer: true });
   }
 
   onApplicationBootstrap(): void {
@@ -108,7 +113,7 @@ export class OutboxWorker implements OnApplicationBootstrap, OnApplicationShutdo
     }
     const delayMs = this.backoffMs(job.attempts);
     this.logger.warn(
-      { jobId: job.id, kind: job.kind, attempt: job.attempts, retryInMs: delayMs, error: lastError },
+      { jobId: job.id, kind: job.kind, attempt: job.attempts, retryInMs: delayMs, error: loggableError(lastError) },
       'outbox job failed',
     );
     await this.jobs.retryLater(job.id, token, delayMs / 1000, lastError);
@@ -122,8 +127,22 @@ export class OutboxWorker implements OnApplicationBootstrap, OnApplicationShutdo
     this.timer.unref();
   }
 
+  /**
+   * Done jobs older than OUTBOX_RETENTION_DAYS lose what they may quote of a buyer (contract §17);
+   * the number of jobs changed.
+   */
+  forgetOldCopies(): Promise<number> {
+    return this.jobs.forgetDone(this.retentionDays);
+  }
+
   private async loop(): Promise<void> {
     let ran = 0;
+    if (Date.now() - this.lastForget >= FORGET_EVERY_MS) {
+      this.lastForget = Date.now();
+      this.forgetOldCopies().catch((error: Error) =>
+        this.logger.warn({ err: { message: error.message } }, 'could not clear done outbox jobs'),
+      );
+    }
     try {
       ran = await this.runOnce();
     } catch (error) {

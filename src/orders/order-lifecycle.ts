@@ -200,6 +200,15 @@ export class OrderLifecycle {
     await this.orders.setShipmentFailed(tx, orderId);
   }
 
+  /**
+   * The order's buyer data was anonymised in this transaction (the caller locked the row): the
+   * order keeps its state and says so, `personalDataErasedAt` and an `order.personal_data_erased` event.
+   */
+  async markPersonalDataErased(tx: Tx, orderId: number): Promise<void> {
+    await this.orders.setPersonalDataErased(tx, orderId);
+    await this.orders.appendEvent(tx, orderId, 'order.personal_data_erased');
+  }
+
   async lockById(tx: Tx, orderId: number): Promise<LockedOrder | null> {
     const row = await this.orders.lockById(tx, orderId);
     if (!row) return null;

@@ -35,7 +35,8 @@ const pageJson = (where: string, limit: string, offset: string, total: string) =
                  'stockShortage', o.stock_shortage, 'recipientName', o.recipient_full_name, 'totalKopeks', o.total_kopeks,
                  'orderedAt', ${isoTimestampSql('o.ordered_at')},
                  'createdAt', ${isoTimestampSql('o.created_at')},
-                 'updatedAt', ${isoTimestampSql('o.updated_at')}) ORDER BY o.id DESC)
+                 'updatedAt', ${isoTimestampSql('o.updated_at')},
+                 'personalDataErasedAt', ${isoTimestampSql('o.personal_data_erased_at')}) ORDER BY o.id DESC)
           FROM (SELECT * FROM orders WHERE ${where} ORDER BY id DESC LIMIT ${limit} OFFSET ${offset}) o
      ), '[]'::json),
      'total', ${total}

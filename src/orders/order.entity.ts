@@ -148,6 +148,10 @@ export class OrderEntity {
   @Column({ name: 'cancel_reason', type: 'varchar', length: 500, nullable: true })
   cancelReason: string | null;
 
+  /** When the buyer's data was anonymised (contract §17); the personal-data module's erasure sets it. */
+  @Column({ name: 'personal_data_erased_at', type: 'timestamptz', nullable: true })
+  personalDataErasedAt: Date | null;
+
   /** SHA-256 of the storefront's request, to tell a true retry from a reused order number. */
   @Column({ name: 'request_fingerprint', type: 'char', length: 64, nullable: true })
   requestFingerprint: string | null;

@@ -218,6 +218,11 @@ export class OrdersRepository {
     return rows[0]?.all_back === true;
   }
 
+  /** The buyer's data was anonymised (the personal-data map's columns emptied in the same transaction). */
+  async setPersonalDataErased(tx: Tx, orderId: number): Promise<void> {
+    await tx.query('UPDATE orders SET personal_data_erased_at = now() WHERE id = $1', [orderId]);
+  }
+
   /** Appends an event of the order, with the state its row holds now (call after the change). */
   async appendEvent(tx: Tx, orderId: number, type: string): Promise<void> {
     await this.events.append(tx, ORDER_EVENT, [orderId, type]);

@@ -108,6 +108,21 @@ export class OutboxJobs {
     return failed.length > 0;
   }
 
+  /**
+   * Done jobs older than `days` keep no error text nor a copied one (which may quote a buyer:
+   * a carrier's answer, a refused recipient); the rest of a job names ids only. Returns how many changed.
+   */
+  async forgetDone(days: number): Promise<number> {
+    const changed = await changedRows(
+      this.db.manager,
+      `UPDATE outbox SET last_error = NULL, payload = payload - 'lastError'
+        WHERE done_at < now() - make_interval(days => $1) AND (last_error IS NOT NULL OR payload ? 'lastError')
+        RETURNING id`,
+      [days],
+    );
+    return changed.length;
+  }
+
   /** Failed this time: due again after `delaySeconds`, the lease released. */
   async retryLater(id: string, token: string, delaySeconds: number, lastError: string): Promise<void> {
     await this.db.query(

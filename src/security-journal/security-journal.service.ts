@@ -21,7 +21,9 @@ export type JournalType =
   | 'webhook_endpoint_updated'
   | 'webhook_endpoint_deleted'
   | 'webhook_endpoint_secret_rotated'
-  | 'webhook_endpoint_disabled';
+  | 'webhook_endpoint_disabled'
+  | 'personal_data_erased'
+  | 'personal_data_exported';
 
 export interface JournalEvent {
   type: JournalType;

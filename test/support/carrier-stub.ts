@@ -27,6 +27,8 @@ export class CarrierStub {
   readonly calls: Array<{ idempotencyKey?: string; status: number; traceparent?: string }> = [];
   readonly shipments = new Map<string, StubShipment>();
   down = false;
+  /** A failure answers 422 quoting the request's recipient, as carriers' validation errors do. */
+  quoteOnFailure = false;
   /** Requests that arrived, answered or not (the slow mode answers late). */
   arrived = 0;
   private failuresLeft: number;
@@ -66,11 +68,12 @@ export class CarrierStub {
     if (this.options.token && req.headers.authorization !== `Bearer ${this.options.token}`)
       return answer(401, { error: 'unauthorized' });
     if (this.down) return answer(503, { error: 'down' });
+    const body = JSON.parse(Buffer.concat(chunks).toString() || '{}') as Record<string, unknown>;
     if (this.failuresLeft > 0) {
       this.failuresLeft -= 1;
+      if (this.quoteOnFailure) return answer(422, { error: 'invalid recipient', recipient: body.recipient });
       return answer(503, { error: 'try later' });
     }
-    const body = JSON.parse(Buffer.concat(chunks).toString() || '{}') as Record<string, unknown>;
     const orderNumber = typeof body.orderNumber === 'string' ? body.orderNumber : '';
     const key = idempotencyKey ?? orderNumber;
     let shipment = this.shipments.get(key);

@@ -25,6 +25,8 @@ const TYPES = [
   'webhook_endpoint_deleted',
   'webhook_endpoint_secret_rotated',
   'webhook_endpoint_disabled',
+  'personal_data_erased',
+  'personal_data_exported',
 ];
 
 /** The brand's security journal, newest first, filtered by type, paged with `before` (contract §8). */

@@ -55,6 +55,7 @@ export const ErrorText = {
   rollGraceTooLong: 'oldKeyExpiresAt must be at most 7 days ahead',
   rollGracePastExpiry: "oldKeyExpiresAt must not be after the key's own expiry",
   webhookUrlRefused: (reason: string) => `url is refused: ${reason}`,
+  buyerExactlyOne: (fields: string) => `Exactly one of ${fields} must be given`,
   returnCannotMove: (from: string, to: string) => `A return that is ${from} cannot become ${to}`,
   orderNotReturnable: (status: string) => `An order that is ${status} cannot be returned`,
   notALineOfOrder: (index: number, orderItemId: number) =>

@@ -22,6 +22,7 @@ import { BacklogIndexes1763771600000 } from './1763771600000-backlog-indexes';
 import { OrderUpdatedAt1763771800000 } from './1763771800000-order-updated-at';
 import { SizeStockEvents1763771900000 } from './1763771900000-size-stock-events';
 import { LeanWebhookSuccesses1763771950000 } from './1763771950000-lean-webhook-successes';
+import { PersonalData1763772100000 } from './1763772100000-personal-data';
 
 /** Every migration, in order. A new migration is added here as well as in its own file. */
 export const migrations = [
@@ -49,4 +50,5 @@ export const migrations = [
   OrderUpdatedAt1763771800000,
   SizeStockEvents1763771900000,
   LeanWebhookSuccesses1763771950000,
+  PersonalData1763772100000,
 ];

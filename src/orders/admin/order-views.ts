@@ -51,6 +51,7 @@ export function toOrderView(order: OrderEntity, items: OrderItemView[]) {
     carrierTrackingNumber: order.carrierTrackingNumber,
     waybillUrl: order.waybillUrl,
     paidAt: order.paidAt?.toISOString() ?? null,
+    personalDataErasedAt: order.personalDataErasedAt?.toISOString() ?? null,
     carrierRegistrationFailedAt: order.carrierRegistrationFailedAt?.toISOString() ?? null,
     items,
   };

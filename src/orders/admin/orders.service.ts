@@ -101,6 +101,16 @@ export class OrdersService {
     return this.fullView((await this.orders.byId(orderId))!);
   }
 
+  /** The full answers of these orders (contract §6), in the order given; for the personal-data export. */
+  async views(orderIds: number[]) {
+    const views = [];
+    for (const id of orderIds) {
+      const order = await this.orders.byId(id);
+      if (order) views.push(await this.fullView(order));
+    }
+    return views;
+  }
+
   private async fullView(order: OrderEntity) {
     const items = await this.orders.items(order.id);
     return toOrderView(

@@ -27,6 +27,8 @@ class OrderHead {
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time', description: 'The last change of state: status, payment or delivery' })
   updatedAt: string;
+  @ApiProperty({ ...nullableTime, description: "When the buyer's personal data was anonymised (contract §17)" })
+  personalDataErasedAt: string | null;
 }
 
 export class OrderSummary extends OrderHead {

@@ -1,0 +1,27 @@
+import { MigrationInterface, QueryRunner } from 'typeorm';
+
+/**
+ * Buyers' personal data (contract §17): the time an order was anonymised, and each brand's
+ * retention in days (no row, or `days` null: kept until erased). The erasure finds an order's
+ * follow-up jobs by the order id in their payload.
+ */
+export class PersonalData1763772100000 implements MigrationInterface {
+  name = 'PersonalData1763772100000';
+
+  public async up(q: QueryRunner): Promise<void> {
+    await q.query(`ALTER TABLE "orders" ADD "personal_data_erased_at" TIMESTAMP WITH TIME ZONE`);
+    await q.query(
+      `CREATE TABLE "personal_data_retention" ("brand_id" integer NOT NULL, "days" integer, "updated_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), CONSTRAINT "ck_personal_data_retention_days" CHECK ("days" IS NULL OR ("days" >= 0 AND "days" <= 3650)), CONSTRAINT "PK_personal_data_retention" PRIMARY KEY ("brand_id"))`,
+    );
+    await q.query(
+      `ALTER TABLE "personal_data_retention" ADD CONSTRAINT "fk_personal_data_retention_brand" FOREIGN KEY ("brand_id") REFERENCES "brands"("id") ON DELETE CASCADE ON UPDATE NO ACTION`,
+    );
+    await q.query(`CREATE INDEX "ix_outbox_order" ON "outbox" (("payload" ->> 'orderId'))`);
+  }
+
+  public async down(q: QueryRunner): Promise<void> {
+    await q.query(`DROP INDEX "public"."ix_outbox_order"`);
+    await q.query(`DROP TABLE "personal_data_retention"`);
+    await q.query(`ALTER TABLE "orders" DROP COLUMN "personal_data_erased_at"`);
+  }
+}

@@ -1,0 +1,47 @@
+import { Body, Controller, Get, HttpCode, Put, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import type { BrandContext } from '../common/context/request-context';
+import { BrandPathParam } from '../common/decorators/brand-path-param.decorator';
+import { BrandCtx } from '../common/decorators/ctx.decorator';
+import { RequirePermission } from '../common/decorators/require-permission.decorator';
+import { IdempotentPost } from '../idempotency/idempotent-post.decorator';
+import { ErasureDto, ExportQueryDto, RetentionDto } from './dto/personal-data.dto';
+import { ErasureResponse, PersonalDataExportResponse, RetentionResponse } from './dto/personal-data.responses';
+import { PersonalDataService } from './personal-data.service';
+
+/** A brand's buyers' personal data (contract §17): the store's settings, so `settings.manage`. */
+@ApiTags('personal data')
+@BrandPathParam()
+@Controller('admin/brands/:brandId/personal-data')
+export class PersonalDataController {
+  constructor(private readonly personalData: PersonalDataService) {}
+
+  @RequirePermission('settings.manage')
+  @IdempotentPost('erasures')
+  @HttpCode(200)
+  @ApiOkResponse({ type: ErasureResponse })
+  erase(@BrandCtx() ctx: BrandContext, @Body() body: ErasureDto): Promise<ErasureResponse> {
+    return this.personalData.erase(ctx, body);
+  }
+
+  @RequirePermission('settings.manage')
+  @Get('export')
+  @ApiOkResponse({ type: PersonalDataExportResponse })
+  export(@BrandCtx() ctx: BrandContext, @Query() query: ExportQueryDto): Promise<PersonalDataExportResponse> {
+    return this.personalData.export(ctx, query);
+  }
+
+  @RequirePermission('settings.manage')
+  @Get('retention')
+  @ApiOkResponse({ type: RetentionResponse })
+  retention(@BrandCtx() ctx: BrandContext): Promise<RetentionResponse> {
+    return this.personalData.retention(ctx);
+  }
+
+  @RequirePermission('settings.manage')
+  @Put('retention')
+  @ApiOkResponse({ type: RetentionResponse })
+  setRetention(@BrandCtx() ctx: BrandContext, @Body() body: RetentionDto): Promise<RetentionResponse> {
+    return this.personalData.setRetention(ctx, body.days);
+  }
+}
