@@ -8,18 +8,18 @@ import { PRODUCT_EVENT_DATA } from './catalog.repository';
 import type { CurrentProduct, ImportPlan, StorefrontHolder } from './catalog-import-plan';
 
 /**
- * The product events of an import (contract §16), one statement for all: $1 the products' ids,
- * $2 each one's event type. The import holds every existing product's row; new ones are its own.
+ * The product events of an import (contract §16), one statement for all: $1 the ids of the products
+ * created, $2 of those changed. The import holds every existing product's row; new ones are its own.
  */
-const IMPORT_EVENTS: EventPart = {
+const importEvents = (ids: string, type: string): EventPart => ({
   subject: 'product',
   brandId: 'p.brand_id',
   subjectId: 'p.id',
-  type: 'p.event_type',
+  type: `'${type}'`,
   data: PRODUCT_EVENT_DATA,
-  from: `(SELECT p.id, p.brand_id, p.article, p.storefront_article, p.name, p.price_kopeks, c.event_type
-            FROM unnest($1::int[], $2::text[]) AS c(id, event_type) JOIN products p ON p.id = c.id) AS p`,
-};
+  from: `(SELECT id, brand_id, article, storefront_article, name, price_kopeks FROM products WHERE id = ANY(${ids}::int[])) AS p`,
+});
+const IMPORT_EVENTS = [importEvents('$1', 'product.created'), importEvents('$2', 'product.updated')];
 
 /** One line of the export: a size of a product, or a product without sizes (size columns null). */
 export interface ExportRow {
@@ -64,8 +64,9 @@ export class CatalogImportRepository {
     }> = await tx.query(
       `SELECT p.id, p.article, p.name, p.storefront_article, p.price_kopeks,
               s.id AS size_id, s.name_key, s.price_kopeks AS size_price
-         FROM products p LEFT JOIN product_sizes s ON s.product_id = p.id
-        WHERE p.brand_id = $1 AND p.article = ANY($2::text[])
+         FROM unnest($2::text[]) AS a(article)
+         JOIN products p ON p.brand_id = $1 AND p.article = a.article
+         LEFT JOIN product_sizes s ON s.product_id = p.id
         ORDER BY p.id, s.id
           FOR NO KEY UPDATE OF p`,
       [brandId, articles],
@@ -99,13 +100,14 @@ export class CatalogImportRepository {
   storefrontHolders(tx: Tx, brandId: number, storefrontArticles: string[]): Promise<StorefrontHolder[]> {
     if (storefrontArticles.length === 0) return Promise.resolve([]);
     return tx.query(
-      `SELECT article, storefront_article AS "storefrontArticle"
-         FROM products WHERE brand_id = $1 AND storefront_article = ANY($2::text[])`,
+      `SELECT p.article, p.storefront_article AS "storefrontArticle"
+         FROM unnest($2::text[]) AS a(storefront_article)
+         JOIN products p ON p.brand_id = $1 AND p.storefront_article = a.storefront_article`,
       [brandId, storefrontArticles],
     );
   }
 
-  /** Writes the plan: at most six statements, the unique keys still the last word on every clash. */
+  /** Writes the plan: at most eight statements, the unique keys still the last word on every clash. */
   async apply(tx: Tx, brandId: number, plan: ImportPlan): Promise<void> {
     if (plan.storefrontMoves.length > 0) {
       await tx.query(`UPDATE products SET storefront_article = NULL WHERE id = ANY($1::int[])`, [plan.storefrontMoves]);
@@ -161,12 +163,13 @@ export class CatalogImportRepository {
         [r.map((z) => z.id), r.map((z) => z.priceKopeks)],
       );
     }
-    const ids = [...created.values(), ...plan.changedIds];
-    if (ids.length > 0) {
-      const types = [...created.values()]
-        .map(() => 'product.created')
-        .concat(plan.changedIds.map(() => 'product.updated'));
-      await this.events.append(tx, IMPORT_EVENTS, [ids, types]);
+    if (created.size > 0 || plan.changedIds.length > 0) {
+      // The subscribers' parts join CTEs, which the planner takes for one row each: thousands of
+      // events would be joined by nested loops, each over all the others (24 s for 10 000 events,
+      // 1 s with hash joins: docs/performance.md, PERF-24). For this statement only.
+      await tx.query(`SET LOCAL enable_nestloop = off`);
+      await this.events.append(tx, IMPORT_EVENTS, [[...created.values()], plan.changedIds]);
+      await tx.query(`SET LOCAL enable_nestloop = on`);
     }
   }
 
