@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import request from 'supertest';
 import { ErrorText } from '../src/common/errors/error-texts';
 import { MAX_PRICE_KOPEKS } from '../src/common/validation/money';
@@ -376,6 +377,50 @@ describe('catalog import and export', () => {
     await send(csv([HEADER, ...lines]), { key }).expect(200);
     const response = await exported(key);
     expect(response.text).toBe(csv([HEADER, ...lines]));
+  });
+
+  it('runs as many statements for 2 000 lines as for 2: set-based, not a round trip per line', async () => {
+    const key = await freshBrand();
+    const file = (n: number, prefix: string) =>
+      csv([HEADER, ...Array.from({ length: n }, (_, i) => `${prefix}-${i},Name ${i},SF-${prefix}-${i},${i},M,${i}`)]);
+    const statements = async (body: string) => {
+      const spy = jest.spyOn(Client.prototype, 'query');
+      try {
+        await send(body, { key }).expect(200);
+        return spy.mock.calls.length;
+      } finally {
+        spy.mockRestore();
+      }
+    };
+    // Each twice: creating, then repricing what it created.
+    const small = await statements(file(2, 'S'));
+    const large = await statements(file(2_000, 'L'));
+    // The spy sees the import's statements (lock, reads, writes, events) and those of the request around them.
+    expect(small).toBeGreaterThanOrEqual(7);
+    expect(large).toBeLessThanOrEqual(small + 3);
+    const reprice = (body: string) => body.replace(/,M,(\d+)\n/g, (_, n: string) => `,M,${Number(n) + 1}\n`);
+    expect(await statements(reprice(file(2_000, 'L')))).toBeLessThanOrEqual(
+      (await statements(reprice(file(2, 'S')))) + 3,
+    );
+  });
+
+  it('honours Idempotency-Key: a repeat gets the first answer and changes nothing; another file with it is refused', async () => {
+    const key = await freshBrand();
+    const file = csv(['article,name,priceKopeks', 'I-1,One,100']);
+    const first = await send(file, { key }).set('Idempotency-Key', 'import-1').expect(200);
+    const again = await send(file, { key }).set('Idempotency-Key', 'import-1').expect(200);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toEqual(first.body);
+    expect(first.body.created).toBe(1);
+    const other = await send(csv(['article,name,priceKopeks', 'I-2,Two,100']), { key }).set(
+      'Idempotency-Key',
+      'import-1',
+    );
+    expect({ status: other.status, error: other.body.error }).toEqual({
+      status: 422,
+      error: ErrorText.idempotencyKeyReused,
+    });
+    expect((await products(key)).map((p) => p.article)).toEqual(['I-1']);
   });
 
   it('an integration key without products.write is refused; a session with it may import', async () => {
