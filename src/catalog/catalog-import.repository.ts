@@ -169,7 +169,7 @@ export class CatalogImportRepository {
       // 1 s with hash joins: docs/performance.md, PERF-24). For this statement only.
       await tx.query(`SET LOCAL enable_nestloop = off`);
       await this.events.append(tx, IMPORT_EVENTS, [[...created.values()], plan.changedIds]);
-      await tx.query(`SET LOCAL enable_nestloop = on`);
+      await tx.query(`SET LOCAL enable_nestloop TO DEFAULT`);
     }
   }
 
