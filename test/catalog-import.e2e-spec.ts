@@ -335,6 +335,19 @@ describe('catalog import and export', () => {
         .sizes.map((z) => `${z.name}:${z.priceKopeks}`)
         .sort(),
     ).toEqual(['common:null', ...files.map((_, i) => `size-${i}:${100 + i}`)].sort());
+    // The shared product: created by one import, changed by each other, its events numbered without a gap.
+    const events = await withClient(s.db.url, async (c) => {
+      const rows = await c.query(
+        `SELECT type, sequence, jsonb_array_length(data->'sizes') AS sizes FROM domain_events
+          WHERE subject = 'product' AND subject_id = $1 ORDER BY sequence`,
+        [catalog.get('C-SHARED')!.id],
+      );
+      return rows.rows as Array<{ type: string; sequence: number; sizes: number }>;
+    });
+    expect(events.map((e) => e.sequence)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(events.map((e) => e.type)).toEqual(['product.created', ...Array(5).fill('product.updated')]);
+    // Each event saw every size the imports before it had added.
+    expect(events.map((e) => e.sizes)).toEqual([2, 3, 4, 5, 6, 7]);
   });
 
   it('exports CSV in article order, a line per size, streamed; importing it unchanged changes nothing', async () => {
@@ -377,6 +390,9 @@ describe('catalog import and export', () => {
     await send(csv([HEADER, ...lines]), { key }).expect(200);
     const response = await exported(key);
     expect(response.text).toBe(csv([HEADER, ...lines]));
+    // Sent as it is read, page by page: no length known up front.
+    expect(response.headers['content-length']).toBeUndefined();
+    expect(response.headers['transfer-encoding']).toBe('chunked');
   });
 
   it('runs as many statements for 2 000 lines as for 2: set-based, not a round trip per line', async () => {
