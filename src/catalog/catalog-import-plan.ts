@@ -165,6 +165,10 @@ export function planImport(
     if (ownChange || repriced.length > 0 || newSizes.length > 0) plan.changedIds.push(product.id);
     else plan.counts.unchanged++;
   }
+  // Rows are given in id order, the order the ledger locks sizes in, so that a concurrent order rarely deadlocks with
+  // the import (a deadlock's victim is run again whole: Transactions.run).
+  for (const rows of [plan.updates, plan.repricedSizes]) rows.sort((a, b) => a.id - b.id);
+  plan.storefrontMoves.sort((a, b) => a - b);
   plan.counts.created = plan.creates.length;
   plan.counts.updated = plan.changedIds.length;
   plan.counts.sizesCreated = plan.newSizes.length;
