@@ -55,16 +55,26 @@ export function readImportFile(bytes: Buffer): ImportFile {
   const note = (line: number, problem: string) => problems.set(line, [...(problems.get(line) ?? []), problem]);
   const records: Array<{ line: number; cells: string[] }> = [];
   let line = 0;
+  let tooMany = false;
   try {
     parse(text, {
       delimiter,
       relax_column_count: true,
       on_record: (cells: string[]) => {
-        records.push({ line: ++line, cells });
+        line++;
+        // A blank row keeps its number, and nothing else: it is not a line of the file's count.
+        if (line > 1 && cells.every((cell) => cell.trim() === '')) return null;
+        records.push({ line, cells });
+        // The reading stops at the first line too many: 5 MiB of short lines is never held whole.
+        if (records.length > MAX_IMPORT_LINES + 1) {
+          tooMany = true;
+          throw new Error('too many lines');
+        }
         return null;
       },
     });
   } catch (error) {
+    if (tooMany) throw AppError.payloadTooLarge();
     // Past a quoting fault the parser cannot tell where the next line begins: the rest is not read.
     note(line + 1, unreadable((error as { code?: string }).code));
   }
@@ -73,11 +83,8 @@ export function readImportFile(bytes: Buffer): ImportFile {
     throw AppError.badRequest([problems.has(1) ? ErrorText.importHeaderUnreadable : ErrorText.importNoHeader]);
   }
   const columns = columnsOf(header);
-  const data = records.filter((record) => record.cells.some((cell) => cell.trim() !== ''));
-  if (data.length + problems.size > MAX_IMPORT_LINES) throw AppError.payloadTooLarge();
-
   const lines: ImportLine[] = [];
-  for (const { line, cells } of data) {
+  for (const { line, cells } of records) {
     if (cells.length !== header.length) {
       note(line, ErrorText.importCellCount(cells.length, header.length));
       continue;
