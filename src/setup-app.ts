@@ -12,6 +12,8 @@ import { answerClientError } from './common/http/client-error';
 import { answerFrameworkError } from './common/http/framework-error';
 import { hasMalformedPath, malformedUrl } from './common/http/malformed-url';
 import { jsonBodyOnly } from './common/http/express-body';
+import { CSV_BODY_LIMIT_BYTES, CSV_ROUTE, CsvUpload } from './common/http/csv-body';
+import { AppError } from './common/errors/app-error';
 import { assertUtf8, parseJsonBody } from './common/http/json-body';
 import { assignRequestId } from './common/http/request-id';
 import { RequestOutcomes } from './common/http/request-outcomes';
@@ -112,6 +114,11 @@ function setupFastify(app: NestFastifyApplication, outcomes: RequestOutcomes): v
     } catch (error) {
       done(error as Error, undefined);
     }
+  });
+  // CSV on the catalog import's route only (contract §18), up to its own limit; the route judges the file.
+  app.useBodyParser<RawServerDefault>('text/csv', { bodyLimit: CSV_BODY_LIMIT_BYTES }, (request, body, done) => {
+    if (request.routeOptions.url !== CSV_ROUTE) done(AppError.unsupportedMediaType(), undefined);
+    else done(null, new CsvUpload(body));
   });
 }
 

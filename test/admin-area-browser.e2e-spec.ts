@@ -201,6 +201,68 @@ describe('the admin area in a browser', () => {
     await context.close();
   });
 
+  it('exports the catalog, checks a CSV file (its counts, or every wrong line), imports it, and lists what the storefront cannot sell', async () => {
+    const store = (
+      await request(suite.t.http)
+        .post('/admin/brands')
+        .set(bearer(suite.fx.admin))
+        .send({ name: 'Eastwind', slug: 'eastwind' })
+        .expect(201)
+    ).body.id as number;
+    await createProduct(suite.fx, store, {
+      name: 'Linen shirt',
+      article: 'E-1',
+      storefrontArticle: 'SF-E1',
+      priceKopeks: 450000,
+      sizes: [{ name: 'M', stock: 3 }],
+    });
+    const context = await newContext();
+    const page = await signIn(context, ADMIN.email, ADMIN.password);
+    await page.getByLabel('Store', { exact: true }).selectOption({ label: 'Eastwind' });
+    await page.getByRole('link', { name: 'Products' }).click();
+    await page.getByRole('cell', { name: 'SF-E1' }).waitFor();
+
+    const [exported] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export' }).click(),
+    ]);
+    expect(exported.suggestedFilename()).toBe('catalog.csv');
+    expect(readFileSync(await exported.path(), 'utf8')).toBe(
+      'article,name,storefrontArticle,priceKopeks,size,sizePriceKopeks\nE-1,Linen shirt,SF-E1,450000,M,\n',
+    );
+
+    const choose = (text: string) =>
+      page
+        .getByLabel('CSV file')
+        .setInputFiles({ name: 'catalog.csv', mimeType: 'text/csv', buffer: Buffer.from(text) });
+    const status = page.getByRole('status');
+    await choose('article;name;priceKopeks;size\nE-2;Cap;-5;\nE-3;;100;S\n');
+    await page.getByRole('button', { name: 'Check' }).click();
+    const wrong = page.getByRole('list', { name: 'Wrong lines' });
+    await wrong.waitFor();
+    expect(await wrong.getByRole('listitem').allTextContents()).toEqual([
+      'line 2: priceKopeks must be an integer from 0 to 100000000',
+      'line 3: name is required on the first line of a new product',
+    ]);
+    await check(page, 'products-import-errors');
+
+    await choose('article;name;priceKopeks;size\nE-2;Cap;9000;\nE-1;;;L\n');
+    await page.getByRole('button', { name: 'Check' }).click();
+    await status.getByText('The import would create 1 products, update 1, leave 0 unchanged and add 1 sizes').waitFor();
+    await check(page, 'products-import-check');
+    await expect(page.getByRole('cell', { name: 'Cap', exact: true }).count()).resolves.toBe(0);
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    await status.getByText('Imported: 1 created, 1 updated, 0 unchanged, 1 sizes added.').waitFor();
+    await page.getByRole('cell', { name: 'Cap', exact: true }).waitFor();
+
+    // The storefront cannot sell the cap yet: it has no storefront article.
+    await page.getByLabel('Only those the storefront cannot sell yet').check();
+    await page.getByRole('cell', { name: 'SF-E1' }).waitFor({ state: 'detached' });
+    await expect(page.getByRole('cell', { name: 'Cap', exact: true }).count()).resolves.toBe(1);
+    await check(page, 'products-unsellable');
+    await context.close();
+  });
+
   it('shows the other screens, and their dialogs, without accessibility violations', async () => {
     await createProduct(suite.fx, brand.id, {
       article: 'CAP',

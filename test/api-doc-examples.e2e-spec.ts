@@ -59,6 +59,15 @@ describe('docs/api.md examples', () => {
       /"ok":true,"duplicate":false,"order":\{"id":\d+,"orderNumber":"\d+","hash":"[\w-]+","totalKopeks":1405000\}/,
     );
     expect(stdout).toContain(`{"ok":true}`);
+    // The catalog from a spreadsheet: the dry run, the import, a refused file, the export.
+    expect(stdout).toContain('{"created":2,"updated":0,"unchanged":0,"sizesCreated":2,"dryRun":true}');
+    expect(stdout).toContain('{"created":2,"updated":0,"unchanged":0,"sizesCreated":2,"dryRun":false}');
+    expect(stdout).toContain(
+      '"details":["line 2: priceKopeks must be an integer from 0 to 100000000; name is required on the first line of a new product"]',
+    );
+    expect(stdout).toContain(
+      'LS-002,Linen shirt; sand,TILDA-90,450000,M,\nLS-002,Linen shirt; sand,TILDA-90,450000,L,470000',
+    );
     expect(stdout).toMatch(
       /\{"ok":false,"duplicate":false,"lines":\[\{"article":"TILDA-77","size":"m","quantity":1,"matched":true,"productId":\d+,"sizeId":\d+,"priceKopeks":450000,"lineTotalKopeks":450000,"stock":8,"problem":null\},.*"itemsTotalKopeks":450000,"deliveryCostKopeks":0,"totalKopeks":450000,"problems":\["items\.1: product \\"TILDA-77\\" has no size \\"XXL\\""\]\}/,
     );

@@ -14,6 +14,8 @@ interface Operation {
   pathParams: string[];
   query: Array<{ name: string; schema: Schema }>;
   body?: Schema;
+  /** The operation takes a CSV file (the catalog import) rather than JSON. */
+  csv: boolean;
 }
 
 /** Texts that must never address a record or reach the database as a number. */
@@ -47,6 +49,48 @@ const HOSTILE_QUERY = [
   '9223372036854775808',
   '2147483648',
 ];
+
+/** Pieces of CSV files that once were, or could be, trouble: quotes, separators, line ends, marks, NUL, big numbers. */
+const CSV_PIECES = [
+  'article',
+  'name',
+  'storefrontArticle',
+  'priceKopeks',
+  'size',
+  'sizePriceKopeks',
+  ',',
+  ';',
+  '"',
+  '""',
+  '\n',
+  '\r\n',
+  '\r',
+  '\ufeff',
+  '\u0000',
+  'A-1',
+  'F-1',
+  'SF-F',
+  '-1',
+  '1e3',
+  '100000001',
+  '9'.repeat(30),
+  ' ',
+  'é',
+  '\u{1F600}',
+  'x'.repeat(70),
+];
+const csvText = fc
+  .array(fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...CSV_PIECES) }, fc.string()), { maxLength: 60 })
+  .map((parts) => parts.join(''));
+/** Hostile CSV bodies: data lines under a valid header, anything at all, and bytes that are not UTF-8. */
+const csvBody = fc.oneof(
+  {
+    weight: 3,
+    arbitrary: csvText.map((text) => `article,name,priceKopeks,size,sizePriceKopeks,storefrontArticle\n${text}`),
+  },
+  csvText,
+  fc.uint8Array({ maxLength: 200 }).map((bytes) => Buffer.from(bytes)),
+);
 
 /**
  * Every operation of the OpenAPI document, called with generated path ids, query strings and
@@ -145,10 +189,14 @@ describe('every route in the OpenAPI document, fuzzed', () => {
           ),
           { maxLength: 3 },
         ),
-        body: op.body ? fc.oneof({ weight: 6, arbitrary: valueOf(op.body) }, hostileValue) : fc.constant(undefined),
+        body: op.csv
+          ? csvBody
+          : op.body
+            ? fc.oneof({ weight: 6, arbitrary: valueOf(op.body) }, hostileValue)
+            : fc.constant(undefined),
         contentType: fc.oneof(
-          { weight: 8, arbitrary: fc.constant('application/json') },
-          fc.constantFrom('application/json; charset=utf-16', 'text/plain'),
+          { weight: 8, arbitrary: fc.constant(op.csv ? 'text/csv' : 'application/json') },
+          fc.constantFrom('application/json; charset=utf-16', 'text/plain', 'text/csv; charset=latin1'),
         ),
       });
       await fc.assert(
@@ -157,11 +205,11 @@ describe('every route in the OpenAPI document, fuzzed', () => {
           op.pathParams.forEach((name, i) => (path = path.replace(`{${name}}`, pathValues[i])));
           const search = query.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
           const url = search ? `${path}?${search}` : path;
-          const raw = body === undefined ? undefined : JSON.stringify(body);
+          const raw = body === undefined ? undefined : op.csv ? (body as string | Buffer) : JSON.stringify(body);
           let call = request(s.t.http)[op.method](url).set(headersFor(op, raw));
           if (raw !== undefined) call = call.set('Content-Type', contentType).send(raw);
           const response = await call;
-          const summary = `${op.method.toUpperCase()} ${url} ${raw?.slice(0, 300)} → ${response.status} ${JSON.stringify(response.body).slice(0, 300)}`;
+          const summary = `${op.method.toUpperCase()} ${url} ${JSON.stringify(raw)?.slice(0, 300)} → ${response.status} ${JSON.stringify(response.body).slice(0, 300)}`;
           if (response.status >= 500) throw new Error(summary);
           if (response.status >= 400) {
             const errorBody = response.body as { error?: unknown; requestId?: unknown; details?: unknown };
@@ -179,9 +227,9 @@ describe('every route in the OpenAPI document, fuzzed', () => {
     }
   });
 
-  function headersFor(op: Operation, raw: string | undefined): Record<string, string> {
+  function headersFor(op: Operation, raw: string | Buffer | undefined): Record<string, string> {
     const signed = { '/payments/webhook': PAYMENT_SECRET, '/carrier/webhook': CARRIER_SECRET }[op.path];
-    if (signed) return { 'X-Signature': signPayload(signed, raw ?? '', Math.floor(Date.now() / 1000)) };
+    if (signed) return { 'X-Signature': signPayload(signed, String(raw ?? ''), Math.floor(Date.now() / 1000)) };
     if (op.path.startsWith('/production-api/')) return auth.site;
     if (op.path === '/auth/logout') return auth.logout;
     return auth.admin;
@@ -202,6 +250,7 @@ function operationsOf(document: { paths: Record<string, Record<string, unknown>>
         pathParams: [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]),
         query: (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => ({ name: p.name, schema: p.schema })),
         body: resolve(document, op.requestBody?.content?.['application/json']?.schema),
+        csv: op.requestBody?.content?.['text/csv'] !== undefined,
       });
     }
   }

@@ -151,6 +151,17 @@ describe('the OpenAPI document describes the real answers', () => {
     await get(`/catalog/products/${product.id}`, writer.headers);
     await send('patch', `/catalog/products/${product.id}`, writer.headers, { name: 'Linen shirt' }, 200);
     await get('/catalog/products/999999', writer.headers, 404);
+    const importCsv = (file: string, status: number, query = '', type = 'text/csv') =>
+      call(
+        request(http).post(`/catalog/products/import${query}`).set(writer.headers).set('Content-Type', type).send(file),
+        status,
+      );
+    await importCsv('article,name,priceKopeks,size\nSH-2,Cap,100,One size\n', 200, '?dryRun=true');
+    await importCsv('article,name,priceKopeks\nSH-2,Cap,100\n', 200);
+    await importCsv('article,priceKopeks\nSH-3,-1\n', 422);
+    await importCsv('article,colour\nSH-3,red\n', 400);
+    await importCsv('article\nSH-3\n', 415, '', 'text/plain; charset=utf-16');
+    await get('/catalog/products/export', writer.headers);
     await get('/inventory/stock', writer.headers);
     await send(
       'post',

@@ -36,16 +36,36 @@ export function onSignedOut(handler: () => void): void {
  * in X-Brand-Id. A 401 means the session ended: back to sign-in. Errors keep the API's text.
  */
 export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const json = body === undefined ? undefined : { data: JSON.stringify(body), type: 'application/json' };
+  return answerOf<T>(await send(method, path, json), path);
+}
+
+/** A file as the body (the catalog import's CSV), answered in JSON. */
+export async function postFile<T>(path: string, file: Blob, type: string): Promise<T> {
+  return answerOf<T>(await send('POST', path, { data: file, type }), path);
+}
+
+/** A file the API answers with (the catalog export), as a download named `filename`. */
+export async function download(path: string, filename: string): Promise<void> {
+  const response = await send('GET', path);
+  if (!response.ok) await answerOf(response, path);
+  const url = URL.createObjectURL(await response.blob());
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = filename;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+}
+
+function send(method: string, path: string, body?: { data: BodyInit; type: string }): Promise<Response> {
   const headers: Record<string, string> = { Accept: 'application/json' };
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (body !== undefined) headers['Content-Type'] = body.type;
   if (method !== 'GET' && session.csrfToken) headers['X-CSRF-Token'] = session.csrfToken;
   if (session.brandId !== null) headers['X-Brand-Id'] = String(session.brandId);
-  const response = await fetch(path, {
-    method,
-    headers,
-    credentials: 'same-origin',
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  return fetch(path, { method, headers, credentials: 'same-origin', body: body?.data });
+}
+
+async function answerOf<T>(response: Response, path: string): Promise<T> {
   if (response.status === 204) return undefined as T;
   // A body that is not JSON (a proxy's page) leaves every field out.
   const json = (await response.json().catch(() => ({}))) as Partial<ErrorBody>;

@@ -24,6 +24,7 @@ export type {
   SiteResponse,
 } from '../../src/production-sites/dto/production-site.responses';
 export type { ProductListResponse, ProductResponse } from '../../src/catalog/dto/product.responses';
+export type { ImportResponse } from '../../src/catalog/dto/catalog-import.dto';
 export type { OrderListResponse, OrderResponse } from '../../src/orders/dto/order.responses';
 export type { ReturnListResponse, ReturnResponse } from '../../src/returns/dto/return.responses';
 export type {

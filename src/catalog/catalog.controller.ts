@@ -1,5 +1,20 @@
-import { Body, Controller, Get, Param, Patch } from '@nestjs/common';
-import { ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, Headers, HttpCode, Param, Patch, Query, StreamableFile } from '@nestjs/common';
+import {
+  ApiBody,
+  ApiConflictResponse,
+  ApiConsumes,
+  ApiCreatedResponse,
+  ApiOkResponse,
+  ApiPayloadTooLargeResponse,
+  ApiProduces,
+  ApiTags,
+  ApiUnprocessableEntityResponse,
+  ApiUnsupportedMediaTypeResponse,
+} from '@nestjs/swagger';
+import { AppError } from '../common/errors/app-error';
+import { CsvUpload, isUtf8Csv } from '../common/http/csv-body';
+import { CatalogImportService } from './catalog-import.service';
+import { ImportQueryDto, ImportResponse } from './dto/catalog-import.dto';
 import type { BrandContext } from '../common/context/request-context';
 import { BrandCtx } from '../common/decorators/ctx.decorator';
 import { RequirePermission } from '../common/decorators/require-permission.decorator';
@@ -13,7 +28,10 @@ import { IdempotentPost } from '../idempotency/idempotent-post.decorator';
 @ApiTags('catalog')
 @Controller('catalog/products')
 export class CatalogController {
-  constructor(private readonly catalog: CatalogService) {}
+  constructor(
+    private readonly catalog: CatalogService,
+    private readonly transfer: CatalogImportService,
+  ) {}
 
   @RequirePermission('products.write')
   @IdempotentPost()
@@ -28,6 +46,46 @@ export class CatalogController {
   @ApiOkResponse({ type: ProductListResponse })
   async list(@BrandCtx() ctx: BrandContext): Promise<ProductListResponse> {
     return { items: await this.catalog.list(ctx) };
+  }
+
+  /** Before `:productId`, which Express would otherwise try first. */
+  @RequirePermission('products.read')
+  @Get('export')
+  @ApiProduces('text/csv')
+  @ApiOkResponse({
+    description:
+      'header article,name,storefrontArticle,priceKopeks,size,sizePriceKopeks; a line per size, in article order',
+    content: { 'text/csv': { schema: { type: 'string' } } },
+  })
+  export(@BrandCtx() ctx: BrandContext): StreamableFile {
+    return new StreamableFile(this.transfer.export(ctx), {
+      type: 'text/csv; charset=utf-8',
+      disposition: 'attachment; filename="catalog.csv"',
+    });
+  }
+
+  @RequirePermission('products.write')
+  @IdempotentPost('import')
+  @HttpCode(200)
+  @ApiConsumes('text/csv')
+  @ApiBody({
+    description:
+      'UTF-8 CSV (a byte-order mark allowed), `,` or `;` as the header line uses, RFC 4180 quoting; columns article (required), name, storefrontArticle, priceKopeks, size, sizePriceKopeks; at most 10 000 lines and 5 MiB',
+    schema: { type: 'string' },
+  })
+  @ApiOkResponse({ type: ImportResponse })
+  @ApiUnprocessableEntityResponse({ description: 'Import has errors: details has "line N: …" for every wrong line' })
+  @ApiPayloadTooLargeResponse({ description: 'over 10 000 data lines or 5 MiB' })
+  @ApiUnsupportedMediaTypeResponse({ description: 'a Content-Type other than text/csv (UTF-8)' })
+  import(
+    @BrandCtx() ctx: BrandContext,
+    @Query() query: ImportQueryDto,
+    @Headers('content-type') contentType: string | undefined,
+    @Body() body: unknown,
+  ): Promise<ImportResponse> {
+    if (!isUtf8Csv(contentType)) throw AppError.unsupportedMediaTypeCsv();
+    const bytes = body instanceof CsvUpload ? body.bytes : Buffer.alloc(0);
+    return this.transfer.import(ctx, bytes, query.dryRun === 'true');
   }
 
   @RequirePermission('products.read')

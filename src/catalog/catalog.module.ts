@@ -6,6 +6,8 @@ import { CatalogController } from './catalog.controller';
 import { CatalogMatcher } from './catalog-matcher';
 import { CatalogRepository } from './catalog.repository';
 import { CatalogService } from './catalog.service';
+import { CatalogImportRepository } from './catalog-import.repository';
+import { CatalogImportService } from './catalog-import.service';
 import { ProductSizeEntity } from './product-size.entity';
 import { ProductEntity } from './product.entity';
 import { SecurityJournalModule } from '../security-journal/security-journal.module';
@@ -21,7 +23,7 @@ import { IdempotencyModule } from '../idempotency/idempotency.module';
     DomainEventsModule,
   ],
   controllers: [CatalogController],
-  providers: [CatalogRepository, CatalogService, CatalogMatcher],
+  providers: [CatalogRepository, CatalogService, CatalogMatcher, CatalogImportRepository, CatalogImportService],
   exports: [CatalogService, CatalogMatcher],
 })
 export class CatalogModule {}

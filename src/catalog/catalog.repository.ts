@@ -14,26 +14,29 @@ import type { ProductEventData, ProductEventSize } from './dto/product-event-dat
 import type { PRODUCT_EVENT_TYPES } from '../domain-events/event-types';
 
 /**
- * A product's event (contract §16): the product as the change left it, its sizes in id order (the
- * order the catalog lists them). $1 the product, $2 the type. The caller holds the product's row.
+ * A product's event data (contract §16): the product `p` as the change left it, its sizes in id
+ * order (the order the catalog lists them).
  */
+export const PRODUCT_EVENT_DATA = eventDataOf<ProductEventData>({
+  productId: 'p.id',
+  article: 'p.article',
+  storefrontArticle: 'p.storefront_article',
+  name: 'p.name',
+  priceKopeks: 'p.price_kopeks',
+  sizes: `COALESCE((SELECT jsonb_agg(${jsonbObjectOf<ProductEventSize>({
+    sizeId: 's.id',
+    name: 's.name',
+    priceKopeks: 's.price_kopeks',
+  })} ORDER BY s.id) FROM product_sizes s WHERE s.product_id = p.id), '[]'::jsonb)`,
+});
+
+/** A product's event: $1 the product, $2 the type. The caller holds the product's row. */
 const PRODUCT_EVENT: EventPart = {
   subject: 'product',
   brandId: 'p.brand_id',
   subjectId: 'p.id',
   type: '$2',
-  data: eventDataOf<ProductEventData>({
-    productId: 'p.id',
-    article: 'p.article',
-    storefrontArticle: 'p.storefront_article',
-    name: 'p.name',
-    priceKopeks: 'p.price_kopeks',
-    sizes: `COALESCE((SELECT jsonb_agg(${jsonbObjectOf<ProductEventSize>({
-      sizeId: 's.id',
-      name: 's.name',
-      priceKopeks: 's.price_kopeks',
-    })} ORDER BY s.id) FROM product_sizes s WHERE s.product_id = p.id), '[]'::jsonb)`,
-  }),
+  data: PRODUCT_EVENT_DATA,
   from: '(SELECT id, brand_id, article, storefront_article, name, price_kopeks FROM products WHERE id = $1) AS p',
 };
 

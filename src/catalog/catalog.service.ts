@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { BrandContext } from '../common/context/request-context';
 import { AppError } from '../common/errors/app-error';
 import { ErrorText } from '../common/errors/error-texts';
-import { isUniqueViolation } from '../common/errors/pg-errors';
+import { translateCatalogClashes } from './catalog-clashes';
 import { Transactions, type Tx } from '../database/transactions';
 import { StockLedger } from '../stock-ledger/stock-ledger';
 import { BrandOwnership } from '../security-journal/brand-ownership';
@@ -43,7 +43,7 @@ export class CatalogService {
   async create(ctx: BrandContext, input: CreateProductDto): Promise<ProductView> {
     const brandId = ctx.brandId;
     assertDistinctSizes(input.sizes ?? []);
-    const productId = await this.translateClashes(() =>
+    const productId = await translateCatalogClashes(() =>
       this.transactions.run(async (tx) => {
         const product = await this.catalog.insertProduct(tx, {
           brandId,
@@ -66,7 +66,7 @@ export class CatalogService {
   async update(ctx: BrandContext, productId: number, input: UpdateProductDto): Promise<ProductView> {
     const product = await this.owned(ctx, productId);
     assertDistinctSizes(input.sizes ?? []);
-    await this.translateClashes(() =>
+    await translateCatalogClashes(() =>
       this.transactions.run(async (tx) => {
         // Under the product's lock: concurrent changes take turns, each event seeing the one before.
         const current = (await this.catalog.lockProduct(tx, product.id)) ?? product;
@@ -175,19 +175,6 @@ export class CatalogService {
         .filter((s) => s.productId === p.id)
         .map((s) => ({ id: s.id, name: s.name, priceKopeks: s.priceKopeks, stock: s.stock })),
     }));
-  }
-
-  private async translateClashes<T>(work: () => Promise<T>): Promise<T> {
-    try {
-      return await work();
-    } catch (error) {
-      if (isUniqueViolation(error, 'uq_products_article')) throw AppError.conflict(ErrorText.productArticleTaken);
-      if (isUniqueViolation(error, 'uq_products_storefront_article')) {
-        throw AppError.conflict(ErrorText.storefrontArticleTaken);
-      }
-      if (isUniqueViolation(error, 'uq_product_sizes_name')) throw AppError.conflict(ErrorText.sizeNameTaken);
-      throw error;
-    }
   }
 }
 

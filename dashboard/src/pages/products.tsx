@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
-import { get, patch, post } from '../api';
-import type { ProductListResponse, ProductResponse } from '../types';
+import { ApiError, download, get, patch, post, postFile } from '../api';
+import type { ImportResponse, ProductListResponse, ProductResponse } from '../types';
 import { DataTable } from '../ui/data-table';
 import { money } from '../ui/format';
 import { attempt, ErrorNote, useLoad } from '../ui/use-load';
@@ -20,6 +20,9 @@ const kopeks = (rubles: string) => Math.round(Number(rubles.replace(',', '.')) *
 export function ProductsPage() {
   const products = useLoad(() => get<ProductListResponse>('/catalog/products'));
   const [editing, setEditing] = useState<ProductResponse | null>(null);
+  // The list is the whole catalog, so the filter is the page's own.
+  const [unsellableOnly, setUnsellableOnly] = useState(false);
+  const rows = products.data?.items.filter((product) => !unsellableOnly || product.storefrontArticle === null);
   return (
     <section aria-labelledby="products-title">
       <h1 id="products-title">Products</h1>
@@ -33,8 +36,19 @@ export function ProductsPage() {
         }}
         onCancel={() => setEditing(null)}
       />
+      <CatalogTransfer onImported={products.reload} />
+      <label>
+        <input
+          type="checkbox"
+          aria-describedby="unsellable-hint"
+          checked={unsellableOnly}
+          onChange={(e) => setUnsellableOnly(e.currentTarget.checked)}
+        />{' '}
+        Only those the storefront cannot sell yet
+      </label>
+      <p id="unsellable-hint">Their sizes have no storefront article: storefront orders cannot name them.</p>
       <DataTable
-        rows={products.data?.items}
+        rows={rows}
         columns={[
           { header: 'Name', cell: (product) => product.name },
           { header: 'Article', cell: (product) => product.article },
@@ -56,6 +70,100 @@ export function ProductsPage() {
         ]}
       />
     </section>
+  );
+}
+
+/**
+ * The catalog from and to a spreadsheet (contract §18): the export as a download, and an import
+ * checked first (a dry run: the counts, or every wrong line) before it is applied, all or nothing.
+ */
+function CatalogTransfer(props: { onImported: () => void }) {
+  const [file, setFile] = useState<File | null>(null);
+  const [outcome, setOutcome] = useState<{ answer?: ImportResponse; problems?: string[] } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const run = async (dryRun: boolean) => {
+    if (!file) return setError('Choose a CSV file first.');
+    setError(null);
+    try {
+      const answer = await postFile<ImportResponse>(`/catalog/products/import?dryRun=${dryRun}`, file, 'text/csv');
+      setOutcome({ answer });
+      if (!dryRun) props.onImported();
+    } catch (e) {
+      if (e instanceof ApiError && e.details.length > 0) setOutcome({ problems: [e.message, ...e.details] });
+      else {
+        setOutcome(null);
+        setError(e instanceof ApiError ? e.message : String(e));
+      }
+    }
+  };
+
+  const answer = outcome?.answer;
+  return (
+    <form
+      class="card"
+      aria-label="Import and export"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void run(false);
+      }}
+    >
+      <h2>Import and export</h2>
+      <p>
+        One line per size: article, name, storefrontArticle, priceKopeks, size, sizePriceKopeks. Empty cells change
+        nothing; stock is never changed. A file with any wrong line changes nothing.
+      </p>
+      <div class="grid">
+        <label>
+          CSV file
+          <input
+            type="file"
+            accept=".csv,text/csv"
+            onChange={(e) => {
+              setFile(e.currentTarget.files?.[0] ?? null);
+              setOutcome(null);
+            }}
+          />
+        </label>
+      </div>
+      <ErrorNote text={error} />
+      <div role="status">
+        {answer?.dryRun && (
+          <p>
+            The import would create {answer.created} products, update {answer.updated}, leave {answer.unchanged}{' '}
+            unchanged and add {answer.sizesCreated} sizes; nothing was changed.
+          </p>
+        )}
+        {answer && !answer.dryRun && (
+          <p>
+            Imported: {answer.created} created, {answer.updated} updated, {answer.unchanged} unchanged,{' '}
+            {answer.sizesCreated} sizes added.
+          </p>
+        )}
+        {outcome?.problems && (
+          <>
+            <p class="error">{outcome.problems[0]}: nothing was changed.</p>
+            <ul aria-label="Wrong lines">
+              {outcome.problems.slice(1).map((problem) => (
+                <li key={problem}>{problem}</li>
+              ))}
+            </ul>
+          </>
+        )}
+      </div>
+      <div class="actions">
+        <button
+          type="button"
+          onClick={() => void attempt(() => download('/catalog/products/export', 'catalog.csv'), setError)}
+        >
+          Export
+        </button>
+        <button type="button" onClick={() => void run(true)}>
+          Check
+        </button>
+        <button type="submit">Import</button>
+      </div>
+    </form>
   );
 }
 

@@ -41,6 +41,10 @@ export class AppError extends Error {
   static unsupportedMediaType(details?: string[]): AppError {
     return new AppError(415, ErrorText.unsupportedMediaType, details);
   }
+  /** 415 of the one route that takes CSV (contract §18). */
+  static unsupportedMediaTypeCsv(): AppError {
+    return new AppError(415, ErrorText.unsupportedMediaTypeCsv);
+  }
   /** 422: well-formed, but the platform cannot act on it (unknown lines, out-of-range stock). */
   static unprocessable(message: string, details?: string[]): AppError {
     return new AppError(422, message, details);

@@ -22,6 +22,7 @@ export const ErrorText = {
   serviceUnavailable: 'Service unavailable',
   idempotencyKeyReused: 'Idempotency key reused with a different request',
   idempotencyKeyInProgress: 'A request with this idempotency key is in progress',
+  importHasErrors: 'Import has errors',
 
   // The service's own.
   sessionRequired: 'Forbidden: a user session is required',
@@ -83,5 +84,32 @@ export const ErrorText = {
   permissionsOrFullAccess: 'give either a non-empty permissions list or fullAccess: true, not both',
   unknownEventType: (name: string) => `types must list event types or prefixes such as order.*: "${name}" is neither`,
   malformedCursor: 'after must be a cursor from an earlier answer',
+  // The catalog import's (contract §18): the file, then its lines (each `line N: <text>`).
+  unsupportedMediaTypeCsv: 'Unsupported media type: send text/csv',
+  importNotUtf8: 'the file is not UTF-8 text',
+  importNoHeader: 'the file has no header line',
+  importHeaderUnreadable: 'the header line is not valid CSV',
+  importUnknownColumn: (name: string) =>
+    `column "${name}" is unknown: the columns are article, name, storefrontArticle, priceKopeks, size, sizePriceKopeks`,
+  importRepeatedColumn: (name: string) => `column "${name}" is repeated`,
+  importNoArticleColumn: 'the header has no article column',
+  importLine: (line: number, problems: string[]) => `line ${line}: ${problems.join('; ')}`,
+  importQuoteNotClosed: 'a quoted cell is not closed',
+  importBadQuotes:
+    'a quote in a cell must be doubled, and a quoted cell must end at a separator (the lines after it were not read)',
+  importLineTooLong: 'the line is too long (the lines after it were not read)',
+  importCellCount: (cells: number, columns: number) => `has ${cells} cells where the header has ${columns}`,
+  importCellRequired: (column: string) => `${column} is required`,
+  importNewProductNeeds: (column: string) => `${column} is required on the first line of a new product`,
+  importTooLong: (column: string, max: number) => `${column} must be at most ${max} characters`,
+  importNotKopeks: (column: string, max: number) => `${column} must be an integer from 0 to ${max}`,
+  importSizePriceAlone: 'sizePriceKopeks is given without a size',
+  importDiffers: (column: string, article: string, line: number) =>
+    `${column} differs from line ${line} of article "${article}"`,
+  importSizePriceDiffers: (size: string, line: number) => `size "${size}" has another sizePriceKopeks on line ${line}`,
+  importStorefrontHeld: (storefrontArticle: string, article: string) =>
+    `storefrontArticle "${storefrontArticle}" belongs to product "${article}"`,
+  importStorefrontClaimed: (storefrontArticle: string, line: number) =>
+    `storefrontArticle "${storefrontArticle}" is claimed by another article on line ${line}`,
   internal: 'Internal server error',
 } as const;

@@ -1,0 +1,171 @@
+import { parse } from 'csv-parse/sync';
+import { AppError } from '../common/errors/app-error';
+import { ErrorText } from '../common/errors/error-texts';
+import { MAX_PRICE_KOPEKS } from '../common/validation/money';
+
+/** The columns an import file may name (contract §18), in the order the export writes them. */
+export const IMPORT_COLUMNS = [
+  'article',
+  'name',
+  'storefrontArticle',
+  'priceKopeks',
+  'size',
+  'sizePriceKopeks',
+] as const;
+export type ImportColumn = (typeof IMPORT_COLUMNS)[number];
+export const MAX_IMPORT_LINES = 10_000;
+
+/** The catalog's own bounds of each text column (the entities' lengths). */
+const MAX_LENGTH: Partial<Record<ImportColumn, number>> = { article: 64, name: 200, storefrontArticle: 64, size: 50 };
+const PRICE_COLUMNS: readonly ImportColumn[] = ['priceKopeks', 'sizePriceKopeks'];
+const CANONICAL_INTEGER = /^(0|[1-9][0-9]*)$/;
+
+/** A data line as read: its number (the header is line 1) and its non-empty cells, trimmed, prices as numbers. */
+export interface ImportLine {
+  line: number;
+  article?: string;
+  name?: string;
+  storefrontArticle?: string;
+  priceKopeks?: number;
+  size?: string;
+  sizePriceKopeks?: number;
+  /** Columns whose cell was given but wrong (its problem is noted; the cell is left out). */
+  invalid?: ImportColumn[];
+}
+
+export interface ImportFile {
+  /** Every line that names an article, with the cells that could be read (a line's problems are noted too). */
+  lines: ImportLine[];
+  /** What is wrong with each line that could not be read, by line number. */
+  problems: Map<number, string[]>;
+}
+
+/**
+ * Reads an import file: UTF-8 (a byte-order mark is dropped), its fields separated by whichever of
+ * `,` and `;` the header line uses, quoted as RFC 4180 says, lines ended by CRLF or LF. The header
+ * is checked here (400 for an unknown, repeated or missing column), and so is the number of lines
+ * (413); each data line's own faults are collected, not thrown, so that the answer lists them all.
+ * Lines are numbered as a spreadsheet numbers its rows: a quoted cell's line breaks stay in its row.
+ * A line whose quotes are wrong ends the reading (the parser cannot tell where the next one begins).
+ */
+export function readImportFile(bytes: Buffer): ImportFile {
+  const text = decodeUtf8(bytes);
+  const delimiter = delimiterOf(text);
+  const problems = new Map<number, string[]>();
+  const note = (line: number, problem: string) => problems.set(line, [...(problems.get(line) ?? []), problem]);
+  const records: Array<{ line: number; cells: string[] }> = [];
+  let line = 0;
+  let tooMany = false;
+  try {
+    parse(text, {
+      delimiter,
+      relax_column_count: true,
+      on_record: (cells: string[]) => {
+        line++;
+        // A blank row keeps its number, and nothing else: it is not a line of the file's count.
+        if (line > 1 && cells.every((cell) => cell.trim() === '')) return null;
+        records.push({ line, cells });
+        // The reading stops at the first line too many: 5 MiB of short lines is never held whole.
+        if (records.length > MAX_IMPORT_LINES + 1) {
+          tooMany = true;
+          throw new Error('too many lines');
+        }
+        return null;
+      },
+    });
+  } catch (error) {
+    if (tooMany) throw AppError.payloadTooLarge();
+    // Past a quoting fault the parser cannot tell where the next line begins: the rest is not read.
+    note(line + 1, unreadable((error as { code?: string }).code));
+  }
+  const header = records[0]?.line === 1 ? records.shift()!.cells.map((name) => name.trim()) : undefined;
+  if (header === undefined) {
+    throw AppError.badRequest([problems.has(1) ? ErrorText.importHeaderUnreadable : ErrorText.importNoHeader]);
+  }
+  const columns = columnsOf(header);
+  const lines: ImportLine[] = [];
+  for (const { line, cells } of records) {
+    if (cells.length !== header.length) {
+      note(line, ErrorText.importCellCount(cells.length, header.length));
+      continue;
+    }
+    const read: ImportLine = { line };
+    columns.forEach((column, i) => {
+      const cell = cells[i].trim();
+      if (cell === '') return;
+      const problem = cellProblem(column, cell);
+      if (problem) {
+        note(line, problem);
+        (read.invalid ??= []).push(column);
+      } else if (PRICE_COLUMNS.includes(column)) (read as unknown as Record<string, number>)[column] = Number(cell);
+      else (read as unknown as Record<string, string>)[column] = cell;
+    });
+    if (read.sizePriceKopeks !== undefined && read.size === undefined && !read.invalid?.includes('size')) {
+      note(line, ErrorText.importSizePriceAlone);
+    }
+    if (read.article !== undefined) lines.push(read);
+    else if (!read.invalid?.includes('article')) note(line, ErrorText.importCellRequired('article'));
+  }
+  return { lines, problems };
+}
+
+function decodeUtf8(bytes: Buffer): string {
+  try {
+    // The decoder drops a leading byte-order mark.
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw AppError.badRequest([ErrorText.importNotUtf8]);
+  }
+}
+
+/** `;` when the header line splits into more fields at `;` than at `,`, else `,`. */
+function delimiterOf(text: string): ',' | ';' {
+  const end = text.search(/[\r\n]/);
+  const headerLine = end < 0 ? text : text.slice(0, end);
+  const fields = (delimiter: string) => {
+    try {
+      const records: string[][] = parse(headerLine, { delimiter, relax_column_count: true });
+      return records[0]?.length ?? 0;
+    } catch {
+      return 0;
+    }
+  };
+  return fields(';') > fields(',') ? ';' : ',';
+}
+
+function columnsOf(header: string[]): ImportColumn[] {
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  for (const name of header) {
+    if (!(IMPORT_COLUMNS as readonly string[]).includes(name)) problems.push(ErrorText.importUnknownColumn(name));
+    else if (seen.has(name)) problems.push(ErrorText.importRepeatedColumn(name));
+    seen.add(name);
+  }
+  if (!seen.has('article')) problems.push(ErrorText.importNoArticleColumn);
+  if (problems.length > 0) throw AppError.badRequest(problems);
+  return header as ImportColumn[];
+}
+
+function cellProblem(column: ImportColumn, cell: string): string | undefined {
+  if (cell.includes('\u0000')) return ErrorText.nulInText(column);
+  if (PRICE_COLUMNS.includes(column)) {
+    return CANONICAL_INTEGER.test(cell) && Number(cell) <= MAX_PRICE_KOPEKS
+      ? undefined
+      : ErrorText.importNotKopeks(column, MAX_PRICE_KOPEKS);
+  }
+  const max = MAX_LENGTH[column];
+  return max !== undefined && cell.length > max && [...cell].length > max
+    ? ErrorText.importTooLong(column, max)
+    : undefined;
+}
+
+function unreadable(code: string | undefined): string {
+  switch (code) {
+    case 'CSV_QUOTE_NOT_CLOSED':
+      return ErrorText.importQuoteNotClosed;
+    case 'CSV_MAX_RECORD_SIZE_EXCEEDED':
+      return ErrorText.importLineTooLong;
+    default:
+      return ErrorText.importBadQuotes;
+  }
+}

@@ -1,0 +1,92 @@
+import { Injectable } from '@nestjs/common';
+import { Readable } from 'node:stream';
+import { stringify } from 'csv-stringify/sync';
+import type { BrandContext } from '../common/context/request-context';
+import { AppError } from '../common/errors/app-error';
+import { ErrorText } from '../common/errors/error-texts';
+import { Transactions } from '../database/transactions';
+import { IMPORT_COLUMNS, readImportFile } from './catalog-csv';
+import { claimedStorefrontArticles, planImport, type ImportCounts } from './catalog-import-plan';
+import { CatalogImportRepository, type ExportRow } from './catalog-import.repository';
+import { translateCatalogClashes } from './catalog-clashes';
+
+export type ImportAnswer = ImportCounts & { dryRun: boolean };
+
+/** Products per page of the export: its memory stays this page's, whatever the catalog's size. */
+const EXPORT_PAGE_PRODUCTS = 500;
+
+/** A dry run's answer, thrown out of its transaction so that everything the run wrote rolls back. */
+class DryRunOver extends Error {
+  constructor(readonly counts: ImportCounts) {
+    super('dry run');
+  }
+}
+
+/** The catalog's import from and export to CSV (contract §18). */
+@Injectable()
+export class CatalogImportService {
+  constructor(
+    private readonly repository: CatalogImportRepository,
+    private readonly transactions: Transactions,
+  ) {}
+
+  /**
+   * All or nothing, in one transaction: every wrong line is listed in a 422 and nothing changes.
+   * A dry run does exactly the same work, its unique keys included, then rolls it back.
+   */
+  async import(ctx: BrandContext, bytes: Buffer, dryRun: boolean): Promise<ImportAnswer> {
+    const file = readImportFile(bytes);
+    const articles = [...new Set(file.lines.map((line) => line.article!))];
+    const claimed = claimedStorefrontArticles(file.lines);
+    try {
+      const counts = await translateCatalogClashes(() =>
+        this.transactions.run(async (tx) => {
+          await this.repository.lockBrandCatalog(tx, ctx.brandId);
+          const current = await this.repository.lockProducts(tx, ctx.brandId, articles);
+          const holders = await this.repository.storefrontHolders(tx, ctx.brandId, claimed);
+          const problems = new Map(file.problems);
+          const plan = planImport(file.lines, current, holders, problems);
+          if (problems.size > 0) {
+            const details = [...problems.entries()]
+              .sort(([a], [b]) => a - b)
+              .map(([line, texts]) => ErrorText.importLine(line, texts));
+            throw AppError.unprocessable(ErrorText.importHasErrors, details);
+          }
+          await this.repository.apply(tx, ctx.brandId, plan);
+          if (dryRun) throw new DryRunOver(plan.counts);
+          return plan.counts;
+        }),
+      );
+      return { ...counts, dryRun };
+    } catch (error) {
+      if (error instanceof DryRunOver) return { ...error.counts, dryRun };
+      throw error;
+    }
+  }
+
+  /** The brand's catalog as CSV, one line per size, in article order, read a page at a time as the client takes it. */
+  export(ctx: BrandContext): Readable {
+    const repository = this.repository;
+    const brandId = ctx.brandId;
+    async function* pages(): AsyncGenerator<string> {
+      yield stringify([IMPORT_COLUMNS]);
+      let after: string | null = null;
+      for (;;) {
+        const rows: ExportRow[] = await repository.exportPage(brandId, after, EXPORT_PAGE_PRODUCTS);
+        if (rows.length === 0) return;
+        yield stringify(
+          rows.map((row) => [
+            row.article,
+            row.name,
+            row.storefront_article ?? '',
+            row.price_kopeks,
+            row.size ?? '',
+            row.size_price_kopeks ?? '',
+          ]),
+        );
+        after = rows[rows.length - 1].article;
+      }
+    }
+    return Readable.from(pages());
+  }
+}
