@@ -5,7 +5,8 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 
 @Index('ix_outbox_pending', ['runAfter'], { where: '"done_at" IS NULL AND "failed_at" IS NULL' })
 // The jobs given up, counted at every metrics scrape.
 @Index('ix_outbox_failed', ['failedAt'], { where: '"failed_at" IS NOT NULL' })
-// An order's jobs, for the personal-data erasure (an expression index: migration 1763772100000 owns it).
+// An order's jobs that quote an error, for the personal-data erasure (migration 1763772100000 owns this partial
+// expression index).
 @Index('ix_outbox_order', { synchronize: false })
 export class OutboxJobEntity {
   @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'BY DEFAULT' })

@@ -42,7 +42,8 @@ export const PERSONAL_DATA_MAP: readonly PersonalDataCopy[] = [
   {
     // Follow-up jobs name their order by id; a failed carrier call's error may quote the request.
     table: 'outbox',
-    rowsOf: `t.payload->>'orderId' = ANY(${ORDER_IDS_TEXT})`,
+    // Only a job with an error text can hold the buyer (the condition of its index, ix_outbox_order).
+    rowsOf: `t.payload->>'orderId' = ANY(${ORDER_IDS_TEXT}) AND (t.last_error IS NOT NULL OR t.payload ? 'lastError')`,
     columns: [
       {
         column: 'last_error',

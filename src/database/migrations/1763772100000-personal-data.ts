@@ -3,7 +3,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * Buyers' personal data (contract §17): the time an order was anonymised, and each brand's
  * retention in days (no row, or `days` null: kept until erased). The erasure finds an order's
- * follow-up jobs by the order id in their payload.
+ * follow-up jobs that quote an error by the order id in their payload.
  */
 export class PersonalData1763772100000 implements MigrationInterface {
   name = 'PersonalData1763772100000';
@@ -16,7 +16,11 @@ export class PersonalData1763772100000 implements MigrationInterface {
     await q.query(
       `ALTER TABLE "personal_data_retention" ADD CONSTRAINT "fk_personal_data_retention_brand" FOREIGN KEY ("brand_id") REFERENCES "brands"("id") ON DELETE CASCADE ON UPDATE NO ACTION`,
     );
-    await q.query(`CREATE INDEX "ix_outbox_order" ON "outbox" (("payload" ->> 'orderId'))`);
+    // Only jobs that may quote a buyer (an error text) are indexed: the order's own insert of a job pays nothing.
+    await q.query(
+      `CREATE INDEX "ix_outbox_order" ON "outbox" (("payload" ->> 'orderId'))
+        WHERE "last_error" IS NOT NULL OR "payload" ? 'lastError'`,
+    );
   }
 
   public async down(q: QueryRunner): Promise<void> {
