@@ -48,17 +48,3 @@ export async function sql(url: string, text: string, params: unknown[] = []) {
     await client.end();
   }
 }
-
-/** Waits (at most 10 s) until no other session of the database is inside a transaction. */
-export async function quiesce(url: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    const { rows } = await sql(
-      url,
-      `SELECT count(*) AS n FROM pg_stat_activity
-        WHERE datname = current_database() AND pid <> pg_backend_pid() AND xact_start IS NOT NULL`,
-    );
-    if (Number(rows[0].n) === 0) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}

@@ -7,6 +7,8 @@ import type { AddressInfo } from 'node:net';
  */
 export class BenchReceiver {
   readonly ids = new Map<string, number>();
+  /** The orders whose order.created arrived. */
+  readonly orderIds = new Set<number>();
   readonly lagsMs: number[] = [];
   private server?: Server;
 
@@ -17,7 +19,11 @@ export class BenchReceiver {
       req.on('end', () => {
         const id = String(req.headers['webhook-id']);
         this.ids.set(id, (this.ids.get(id) ?? 0) + 1);
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { timestamp: string };
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+          timestamp: string;
+          data: { orderId?: number };
+        };
+        if (typeof body.data.orderId === 'number') this.orderIds.add(body.data.orderId);
         this.lagsMs.push(Date.now() - Date.parse(body.timestamp));
         res.writeHead(204).end();
       });

@@ -469,7 +469,7 @@ describe('the events API', () => {
       .send({ partnerOrderId: 'DOC-1', recipient: RECIPIENT, items: [{ article: 'SF-DOC', size: 'S', quantity: 2 }] })
       .expect(201);
     const order = (await request(http()).get(`/orders/admin/${ordered.body.order.id}`).set(ownClerk.headers)).body;
-    await request(http())
+    const asked = await request(http())
       .post('/returns')
       .set(ownClerk.headers)
       .send({
@@ -479,7 +479,26 @@ describe('the events API', () => {
         items: [{ orderItemId: order.items[0].id, quantity: 1 }],
       })
       .expect(201);
-    await request(http()).post(`/orders/admin/${order.id}/cancel`).set(ownClerk.headers).send({}).expect(200);
+    const returnId = asked.body.return.id as number;
+    await request(http()).post(`/returns/${returnId}/approve`).set(ownClerk.headers).send({}).expect(200);
+    const returnItems = (await request(http()).get(`/returns/${returnId}`).set(ownClerk.headers)).body.items;
+    await request(http())
+      .post(`/returns/${returnId}/receive`)
+      .set(ownClerk.headers)
+      .send({ items: [{ returnItemId: returnItems[0].id, quantity: 1, disposition: 'restock' }] })
+      .expect(200);
+    const cancelled = await request(http())
+      .post('/orders/integrations/partner/webhook')
+      .set((await issueKey(fx, own, { permissions: ['orders.create_partner'] })).headers)
+      .send({ partnerOrderId: 'DOC-2', recipient: RECIPIENT, items: [{ article: 'SF-DOC', size: 'S', quantity: 1 }] })
+      .expect(201);
+    await request(http())
+      .post(`/orders/admin/${cancelled.body.order.id}/cancel`)
+      .set(ownClerk.headers)
+      .send({})
+      .expect(200);
+    // Not sold through the storefront: its events carry no storefront article.
+    await createProduct(fx, own, { article: 'PLAIN', priceKopeks: 500, sizes: [{ name: 'One', stock: 2 }] });
     await request(http())
       .post(`/admin/brands/${own}/webhook-endpoints/${endpoint.body.id}/test`)
       .set(bearer(fx.admin))
@@ -489,6 +508,9 @@ describe('the events API', () => {
     const messages = receiver.at('/documented').map((m) => m.json);
     expect(messages.flatMap((m) => doc.messageProblems(m))).toEqual([]);
     const types = new Set(messages.map((m) => m.type));
+    const stock = messages.filter((m) => m.type === 'stock.changed');
+    expect(stock.some((m) => m.data.returnId === returnId && m.data.reason === 'return')).toBe(true);
+    expect(stock.some((m) => m.data.storefrontArticle === null && m.data.reason === 'initial')).toBe(true);
     for (const type of [
       'order.created',
       'order.cancelled',

@@ -1,4 +1,4 @@
-import { orderEventData } from '../src/orders/order-event-data';
+import { orderEventData } from '../src/orders/order-event-data.sql';
 import { MAPPED_COLUMNS, PERSONAL_DATA_MAP, REVIEWED_NOT_PERSONAL } from '../src/personal-data/personal-data-map';
 import { createTestDatabase, withClient, type TestDatabase } from './support/test-database';
 

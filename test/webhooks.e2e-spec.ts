@@ -322,6 +322,61 @@ describe('webhook endpoints and deliveries', () => {
     expect(entries.filter((e) => e.type === 'webhook_endpoint_secret_rotated').length).toBeGreaterThanOrEqual(2);
   });
 
+  it('forgets a failing spell at the first success, so a recovered endpoint is not disabled later', async () => {
+    const created = await endpoint('/recovers', ['order.created']);
+    receiver.answer('/recovers', 500, 200);
+    await storefrontOrder();
+    await deliverDue();
+    const failingSince = () =>
+      withClient(dbUrl(), async (c) => {
+        const rows = await c.query(`SELECT failing_since FROM webhook_endpoints WHERE id = $1`, [created.id]);
+        return rows.rows[0].failing_since as Date | null;
+      });
+    expect(await failingSince()).not.toBeNull();
+    await makeDue();
+    await deliverDue();
+    expect(receiver.at('/recovers')).toHaveLength(2);
+    expect(await failingSince()).toBeNull();
+  });
+
+  it('records a success whose answer holds a NUL character, and the successes written with it', async () => {
+    const odd = await endpoint('/nul-answer', ['order.created']);
+    const plain = await endpoint('/plain-answer', ['order.created']);
+    receiver.answer('/nul-answer', { status: 200, body: 'ok\u0000done' });
+    await storefrontOrder();
+    await deliverDue();
+    for (const { id, path } of [
+      { id: odd.id, path: '/nul-answer' },
+      { id: plain.id, path: '/plain-answer' },
+    ]) {
+      expect(receiver.at(path)).toHaveLength(1);
+      const page = await request(http()).get(`${endpointsPath()}/${id}/deliveries`).set(admin).expect(200);
+      expect(page.body.items[0]).toMatchObject({ status: 'succeeded', attempts: [{ responseStatus: 200 }] });
+    }
+    const kept = await withClient(dbUrl(), async (c) => {
+      const rows = await c.query(`SELECT success_body FROM webhook_deliveries WHERE endpoint_id = $1`, [odd.id]);
+      return rows.rows[0].success_body as string;
+    });
+    expect(kept).toBe('okdone');
+  });
+
+  it('keeps a success when the delivery is sent again and then fails', async () => {
+    const created = await endpoint('/relapses', ['order.created']);
+    receiver.answer('/relapses', 200, 503);
+    await storefrontOrder();
+    await deliverDue();
+    const [delivered] = receiver.at('/relapses');
+    const messageId = String(delivered.headers['webhook-id']);
+    await request(http()).post(`${endpointsPath()}/${created.id}/deliveries/${messageId}/retry`).set(admin).expect(202);
+    await deliverDue();
+    const page = await request(http()).get(`${endpointsPath()}/${created.id}/deliveries`).set(admin).expect(200);
+    expect(page.body.items[0]).toMatchObject({ messageId, status: 'pending', nextAttemptAt: expect.any(String) });
+    expect(page.body.items[0].attempts).toMatchObject([
+      { responseStatus: 200, error: null },
+      { responseStatus: 503, error: 'answered 503' },
+    ]);
+  });
+
   it('disables an endpoint failing for too long (journal, staff mail) and attempts nothing more until enabled', async () => {
     const created = await endpoint('/dying', ['order.created']);
     receiver.answer('/dying', 500);
@@ -623,10 +678,10 @@ describe('webhook endpoints and deliveries', () => {
       expect(receiver.at('/overlap')).toHaveLength(6);
     } finally {
       await blocker.end();
-      await fresh.close();
       await withClient(dbUrl(), (c) =>
         c.query('DROP TRIGGER test_hold_outcomes ON webhook_deliveries; DROP FUNCTION test_hold_outcomes()'),
       );
+      await fresh.close();
     }
   });
 

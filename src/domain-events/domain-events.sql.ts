@@ -1,4 +1,13 @@
+import { jsonbObjectOf, type SqlFieldsOf } from '../database/json-object.sql';
 import type { DomainEventSubscriber } from './domain-event-subscriber';
+import type { EventData } from './dto/event-data';
+
+/**
+ * An event's data as the owner of its subject builds it, from the class that describes it: every
+ * field but `sequence`, which the append adds (appendCtes).
+ */
+export const eventDataOf = <T extends EventData>(fields: SqlFieldsOf<Omit<T, 'sequence'>>): string =>
+  jsonbObjectOf<Omit<T, 'sequence'>>(fields);
 
 export interface EventPart {
   subject: 'order' | 'return' | 'size' | 'product';

@@ -1,7 +1,7 @@
 import { KeyCheckSql } from '../access-keys/verify-key.query';
 import { CatalogSql } from '../catalog/catalog.sql';
 import type { DomainEventsSql } from '../domain-events/domain-events.sql';
-import { orderEventData } from './order-event-data';
+import { orderEventData } from './order-event-data.sql';
 import { LedgerSql } from '../stock-ledger/stock-ledger';
 import { enqueueSql } from '../outbox/outbox';
 import { NamedParameters } from '../database/named-parameters';

@@ -9,7 +9,7 @@ import type { EventPart } from '../domain-events/domain-events.sql';
 import { IdentitySql } from '../identity/identity.sql';
 import { OrderItemEntity } from './order-item.entity';
 import { OrderEntity, type OrderStatus } from './order.entity';
-import { orderEventData } from './order-event-data';
+import { orderEventData } from './order-event-data.sql';
 import type { KeyCheckOutcome } from '../access-keys/verify-key.query';
 import type { PendingKeyCheck } from '../access-keys/statement-key/pending-key-check';
 import { SETTINGS_MANAGE } from '../common/context/permissions';

@@ -3,8 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { Tx } from '../database/transactions';
 import { DomainEvents } from '../domain-events/domain-events';
-import type { EventPart } from '../domain-events/domain-events.sql';
-import { eventDataOf } from '../domain-events/dto/event-data';
+import { eventDataOf, type EventPart } from '../domain-events/domain-events.sql';
 import type { ReturnEventData } from './dto/return-event-data';
 import type { ReasonCode, RefundStatus, ReturnOrigin, ReturnStatus } from './return-states';
 

@@ -3,7 +3,8 @@ import { WebhookDeliveryEntity } from './webhook-delivery.entity';
 
 /**
  * One failed try of a delivery: what the receiver answered, how long it took. A success is kept on
- * its delivery (PERF-25), and becomes a row here only when the delivery is sent again.
+ * its delivery (PERF-25) and becomes a row here when the delivery is sent again; successes from
+ * before that are rows here too, until pruned.
  */
 @Entity('webhook_attempts')
 @Index('ix_webhook_attempts_delivery', ['deliveryId', 'id'])

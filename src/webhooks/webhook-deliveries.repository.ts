@@ -107,7 +107,8 @@ export class WebhookDeliveriesRepository {
   async recordSuccesses(
     successes: Array<{ deliveryId: string; token: string; attempt: AttemptRecord }>,
   ): Promise<string[]> {
-    const rows: Array<{ id: string }> = await this.db.query(
+    const rows = await changedRows<{ id: string }>(
+      this.db.manager,
       `UPDATE webhook_deliveries d
           SET status = 'succeeded', attempts = d.attempts + 1, lock_token = NULL, locked_until = NULL,
               next_attempt_at = NULL, succeeded_at = now(), success_status = b.response_status,

@@ -6,6 +6,14 @@ import { WebhookMessageEntity } from './webhook-message.entity';
 @Entity('webhook_deliveries')
 @Unique('uq_webhook_deliveries_message_endpoint', ['messageId', 'endpointId'])
 @Check('ck_webhook_deliveries_status', `"status" IN ('pending', 'succeeded', 'failed')`)
+@Check(
+  'ck_webhook_deliveries_success',
+  `"succeeded_at" IS NULL OR ("status" = 'succeeded' AND "success_status" IS NOT NULL AND "success_duration_ms" IS NOT NULL)`,
+)
+@Check(
+  'ck_webhook_deliveries_success_parts',
+  `"succeeded_at" IS NOT NULL OR ("success_status" IS NULL AND "success_duration_ms" IS NULL AND "success_body" IS NULL)`,
+)
 @Index('ix_webhook_deliveries_due', ['nextAttemptAt'], { where: `"status" = 'pending'` })
 // The deliveries whose retries ran out, counted at every metrics scrape.
 @Index('ix_webhook_deliveries_failed', ['createdAt'], { where: `"status" = 'failed'` })

@@ -18,7 +18,8 @@ import { sendMessage } from './webhook-sender';
 
 const PRUNE_EVERY_MS = 3_600_000;
 // Deliveries committed or slots freed within this share one claim: a claim costs PostgreSQL about as much for one
-// delivery as for twenty (PERF-26); a new message waits at most this long for it.
+// delivery as for twenty (PERF-26). It is also the least time between two claims of one worker, which bounds an
+// endpoint at WEBHOOK_ENDPOINT_CONCURRENCY sends per round trip plus this (docs/operations.md).
 const REPOLL_MS = 20;
 const UNOPENABLE = 'the signing secret cannot be opened: every instance needs the same SECRETS_ENCRYPTION_KEY';
 const SYSTEM = systemContext('webhook-dispatcher');

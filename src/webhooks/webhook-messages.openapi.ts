@@ -1,14 +1,15 @@
 import { getSchemaPath, type OpenAPIObject } from '@nestjs/swagger';
 import { EventResponse } from '../domain-events/dto/event.responses';
 import { EVENT_FAMILIES } from '../domain-events/event-types';
-import { EVENT_DATA_CLASSES, WebhookMessageBody, WebhookTestData } from './dto/webhook-message.body';
+import { EVENT_DATA_CLASSES } from './dto/event-data-classes';
+import { WebhookMessageBody, WebhookTestData } from './dto/webhook-message.body';
 import { TEST_EVENT_TYPE } from './event-types';
 
 type PathItemObject = OpenAPIObject['paths'][string];
 type ParameterObject = Exclude<NonNullable<PathItemObject['parameters']>[number], { $ref: string }>;
 type SchemaObject = Exclude<NonNullable<NonNullable<OpenAPIObject['components']>['schemas']>[string], { $ref: string }>;
 
-/** The classes the webhook messages are built from: models of the document. */
+/** Registered as the document's models, so that the entries below can refer to them. */
 export const WEBHOOK_MESSAGE_MODELS = [WebhookMessageBody, WebhookTestData, ...Object.values(EVENT_DATA_CLASSES)];
 
 const HEADERS: ParameterObject[] = [
@@ -39,8 +40,7 @@ const HEADERS: ParameterObject[] = [
 /**
  * The messages the service sends (contract §10, §16) as `x-webhooks` (an OpenAPI 3.0 document):
  * one entry per event type, its body WebhookMessageBody with the type's data class, the classes
- * the statements build the data from. The events API's `data` is described by the same classes
- * (domain-events cannot name them itself: their modules depend on it).
+ * the statements build the data from; and the events API's events by the same classes.
  */
 export function describeWebhookMessages(document: OpenAPIObject): OpenAPIObject {
   const schemas = document.components?.schemas ?? {};
@@ -63,17 +63,37 @@ export function describeWebhookMessages(document: OpenAPIObject): OpenAPIObject 
     'Sent by POST …/webhook-endpoints/:endpointId/test, to that endpoint only.',
   );
   Object.assign(document, { 'x-webhooks': messages });
-  const event = schemas[EventResponse.name] as SchemaObject;
-  event.properties = {
-    ...event.properties,
-    data: {
-      ...(event.properties?.data as SchemaObject),
-      type: undefined,
-      additionalProperties: undefined,
-      oneOf: Object.values(EVENT_DATA_CLASSES).map(ref),
-    },
-  };
+  describeEventsByFamily(schemas);
   return document;
+}
+
+/**
+ * An event of the events API (EventResponse, contract §16) is one of a variant per family: its
+ * `type` among the family's types and its `data` the family's class, told apart by `type`. The
+ * variants are made here because domain-events cannot name the classes (their modules depend on it).
+ */
+function describeEventsByFamily(schemas: Record<string, SchemaObject | { $ref: string }>): void {
+  const event = schemas[EventResponse.name] as SchemaObject | undefined;
+  if (!event?.properties) throw new Error(`the OpenAPI document has no ${EventResponse.name} to describe`);
+  const mapping: Record<string, string> = {};
+  const variants = EVENT_FAMILIES.map((family) => {
+    const name = `${family.prefix[0].toUpperCase()}${family.prefix.slice(1)}${EventResponse.name}`;
+    schemas[name] = {
+      ...event,
+      properties: {
+        ...event.properties,
+        type: { type: 'string', enum: [...family.types] },
+        data: ref(EVENT_DATA_CLASSES[family.prefix]),
+      },
+    };
+    for (const type of family.types) mapping[type] = `#/components/schemas/${name}`;
+    return { $ref: `#/components/schemas/${name}` };
+  });
+  schemas[EventResponse.name] = {
+    description: event.description,
+    oneOf: variants,
+    discriminator: { propertyName: 'type', mapping },
+  };
 }
 
 function message(body: SchemaObject, type: string, data: abstract new () => unknown, note: string): PathItemObject {

@@ -67,9 +67,7 @@ export async function sendMessage(
             kept += Math.min(chunk.length, BODY_KEPT - kept);
           }
         });
-        response.on('end', () =>
-          finish({ status: response.statusCode ?? null, error: null, body: Buffer.concat(chunks).toString('utf8') }),
-        );
+        response.on('end', () => finish({ status: response.statusCode ?? null, error: null, body: keptText(chunks) }));
         response.on('error', (error) =>
           finish({ status: response.statusCode ?? null, error: error.message, body: null }),
         );
@@ -84,4 +82,12 @@ export async function sendMessage(
     request.on('error', (error) => finish({ status: null, error: error.message.slice(0, 500), body: null }));
     request.end(body);
   });
+}
+
+/**
+ * The first KiB of an answer as text PostgreSQL takes: without NUL characters, which a text column
+ * refuses, and a refused statement would leave every success batched with this one unrecorded.
+ */
+function keptText(chunks: Buffer[]): string {
+  return Buffer.concat(chunks).toString('utf8').replaceAll('\u0000', '');
 }

@@ -5,7 +5,7 @@ import type { WebhookMessageBody, WebhookTestData } from './dto/webhook-message.
 /** A message's body (contract §10) from SQL expressions of its parts. */
 export const messageBody = (parts: SqlFieldsOf<WebhookMessageBody>) => jsonbObjectOf<WebhookMessageBody>(parts);
 
-/** The data of `webhook.test`. */
+/** The data of `webhook.test`, from its class as the body is (messageBody). */
 export const testMessageData = (parts: SqlFieldsOf<WebhookTestData>) => jsonbObjectOf<WebhookTestData>(parts);
 
 /**

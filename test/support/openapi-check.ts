@@ -98,15 +98,15 @@ export class OpenApiCheck {
 }
 
 /**
- * The schema as an exact contract: objects with listed properties take no others, and a
- * nullable enum also admits null (OpenAPI 3.0's `nullable` sits beside the enum, not in it).
+ * The schema as an exact contract: objects with listed properties take no others. A nullable
+ * enum must list null itself (OpenAPI 3.0.3: `nullable` does not extend an enum), as clients'
+ * validators read it.
  */
 function strict(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(strict);
   if (!node || typeof node !== 'object') return node;
   const copy = Object.fromEntries(Object.entries(node).map(([k, v]) => [k, strict(v)])) as Record<string, unknown>;
   if (copy.properties && copy.additionalProperties === undefined) copy.additionalProperties = false;
-  if (copy.nullable === true && Array.isArray(copy.enum)) copy.enum = [...(copy.enum as unknown[]), null];
   if (copy.nullable === true && copy.allOf) return { anyOf: [{ allOf: copy.allOf }, { type: 'null' }] };
   return copy;
 }

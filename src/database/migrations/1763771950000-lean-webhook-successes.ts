@@ -14,6 +14,13 @@ export class LeanWebhookSuccesses1763771950000 implements MigrationInterface {
     await q.query(`ALTER TABLE "webhook_deliveries" ADD "success_status" smallint`);
     await q.query(`ALTER TABLE "webhook_deliveries" ADD "success_duration_ms" integer`);
     await q.query(`ALTER TABLE "webhook_deliveries" ADD "success_body" character varying(1024)`);
+    // A kept success is whole, and only on a delivery that is settled by it (a resend moves it to the attempts first).
+    await q.query(
+      `ALTER TABLE "webhook_deliveries" ADD CONSTRAINT "ck_webhook_deliveries_success" CHECK ("succeeded_at" IS NULL OR ("status" = 'succeeded' AND "success_status" IS NOT NULL AND "success_duration_ms" IS NOT NULL))`,
+    );
+    await q.query(
+      `ALTER TABLE "webhook_deliveries" ADD CONSTRAINT "ck_webhook_deliveries_success_parts" CHECK ("succeeded_at" IS NOT NULL OR ("success_status" IS NULL AND "success_duration_ms" IS NULL AND "success_body" IS NULL))`,
+    );
   }
 
   public async down(q: QueryRunner): Promise<void> {
@@ -23,6 +30,8 @@ export class LeanWebhookSuccesses1763771950000 implements MigrationInterface {
        SELECT "id", "succeeded_at", "success_status", "success_duration_ms", "success_body"
          FROM "webhook_deliveries" WHERE "succeeded_at" IS NOT NULL`,
     );
+    await q.query(`ALTER TABLE "webhook_deliveries" DROP CONSTRAINT "ck_webhook_deliveries_success_parts"`);
+    await q.query(`ALTER TABLE "webhook_deliveries" DROP CONSTRAINT "ck_webhook_deliveries_success"`);
     await q.query(`ALTER TABLE "webhook_deliveries" DROP COLUMN "success_body"`);
     await q.query(`ALTER TABLE "webhook_deliveries" DROP COLUMN "success_duration_ms"`);
     await q.query(`ALTER TABLE "webhook_deliveries" DROP COLUMN "success_status"`);

@@ -1,6 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
 
-/** An event as the events API reads it (contract §16): `data` and `occurredAt` are its webhook message's. */
+/**
+ * An event as the events API reads it (contract §16): `data` and `occurredAt` are its webhook
+ * message's. The document describes it as one variant per family, each `type` with its data class
+ * (describeWebhookMessages, in the webhooks module, whose classes this module cannot name).
+ */
 export class EventResponse {
   @ApiProperty() id: number;
   @ApiProperty({ example: 'order.paid' }) type: string;

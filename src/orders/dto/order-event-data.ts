@@ -12,13 +12,13 @@ import {
 
 /** The data of every `order.*` event (contract §10): the order as the change left it. */
 export class OrderEventData extends EventData {
-  @ApiProperty() orderId: number;
+  @ApiProperty({ type: 'integer' }) orderId: number;
   @ApiProperty() orderNumber: string;
   @ApiProperty({ type: String, nullable: true }) partnerOrderId: string | null;
   @ApiProperty({ enum: ORDER_SOURCES }) source: OrderSource;
   @ApiProperty({ enum: ORDER_STATUSES }) status: OrderStatus;
   @ApiProperty({ enum: PAYMENT_STATUSES }) paymentStatus: PaymentStatus;
-  @ApiProperty({ enum: CARRIER_STATUSES, nullable: true }) deliveryStatus: string | null;
+  @ApiProperty({ enum: [...CARRIER_STATUSES, null], nullable: true }) deliveryStatus: string | null;
   @ApiProperty({ type: String, nullable: true }) carrierTrackingNumber: string | null;
-  @ApiProperty() totalKopeks: number;
+  @ApiProperty({ type: 'integer' }) totalKopeks: number;
 }

@@ -20,7 +20,7 @@ class OrderHead {
   @ApiProperty(nullableText) partnerOrderId: string | null;
   @ApiProperty({ enum: ORDER_STATUSES }) status: OrderStatus;
   @ApiProperty({ enum: PAYMENT_STATUSES }) paymentStatus: PaymentStatus;
-  @ApiProperty({ enum: CARRIER_STATUSES, nullable: true }) deliveryStatus: string | null;
+  @ApiProperty({ enum: [...CARRIER_STATUSES, null], nullable: true }) deliveryStatus: string | null;
   @ApiProperty() stockShortage: boolean;
   @ApiProperty() totalKopeks: number;
   @ApiProperty({ format: 'date-time' }) orderedAt: string;

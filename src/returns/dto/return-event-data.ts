@@ -11,9 +11,9 @@ import {
 
 /** The data of every `return.*` event (contract §10): the return as the change left it. */
 export class ReturnEventData extends EventData {
-  @ApiProperty() returnId: number;
+  @ApiProperty({ type: 'integer' }) returnId: number;
   @ApiProperty() returnNumber: string;
-  @ApiProperty() orderId: number;
+  @ApiProperty({ type: 'integer' }) orderId: number;
   @ApiProperty() externalReturnId: string;
   @ApiProperty({ enum: RETURN_ORIGINS }) origin: ReturnOrigin;
   @ApiProperty({ enum: RETURN_STATUSES }) status: ReturnStatus;

@@ -1,4 +1,4 @@
-import { eventDataOf } from '../domain-events/dto/event-data';
+import { eventDataOf } from '../domain-events/domain-events.sql';
 import type { OrderEventData } from './dto/order-event-data';
 
 /** An order event's data (contract §10), from an order row aliased `o` (orders' columns). */
