@@ -117,8 +117,10 @@ function setupFastify(app: NestFastifyApplication, outcomes: RequestOutcomes): v
   });
   // CSV on the catalog import's route only (contract §18), up to its own limit; the route judges the file.
   app.useBodyParser<RawServerDefault>('text/csv', { bodyLimit: CSV_BODY_LIMIT_BYTES }, (request, body, done) => {
-    if (request.routeOptions.url !== CSV_ROUTE) done(AppError.unsupportedMediaType(), undefined);
-    else done(null, new CsvUpload(body));
+    if (request.routeOptions.url === CSV_ROUTE) done(null, new CsvUpload(body));
+    else if (request.is404)
+      done(null, undefined); // an unknown route stays a 404, as with no parser
+    else done(AppError.unsupportedMediaType(), undefined);
   });
 }
 
