@@ -53,7 +53,7 @@ const OWNERS: Record<string, string[]> = {
   outbox: ['outbox', 'personal-data'],
   inbound_events: ['inbound-events'],
   security_journal: ['security-journal'],
-  returns: ['returns'],
+  returns: ['returns', 'personal-data'],
   return_items: ['returns'],
   return_numbers: ['returns'],
   domain_events: ['domain-events'],

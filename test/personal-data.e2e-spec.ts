@@ -540,7 +540,8 @@ describe('buyers’ personal data', () => {
     expect((await order(done.id)).personalDataErasedAt).toBeNull();
 
     await request(t.http).put(path).set(admin()).send({ days: 0 }).expect(200, { days: 0 });
-    expect(await sweep.runOnce()).toBeGreaterThanOrEqual(1);
+    // This sweep, or the one each instance runs soon after it starts, anonymises it.
+    await sweep.runOnce();
     expect((await order(done.id)).recipient).toMatchObject({ fullName: '', phone: '', email: null });
     expect((await order(inProgress.id)).recipient.fullName).toBe(who.fullName);
     const [entry] = await entriesOf('personal_data_erased');

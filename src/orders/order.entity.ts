@@ -15,6 +15,10 @@ export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 @Index('ix_orders_brand_id', ['brandId', 'id'])
 // The order list's `updatedSince` (contract §16).
 @Index('ix_orders_brand_updated', ['brandId', 'updatedAt'])
+// The orders the personal-data retention may anonymise (contract §17).
+@Index('ix_orders_retention_due', ['brandId', 'updatedAt'], {
+  where: `"personal_data_erased_at" IS NULL AND "status" IN ('completed', 'returned', 'cancelled')`,
+})
 // Partial: most storefront orders arrive without carrier data and need no entry (migration 1763770700000).
 @Index('ix_orders_carrier_uuid', ['carrierOrderUuid'], { where: '"carrier_order_uuid" IS NOT NULL' })
 @Index('ix_orders_carrier_tracking', ['carrierTrackingNumber'], { where: '"carrier_tracking_number" IS NOT NULL' })

@@ -1,7 +1,7 @@
 /**
  * Every column that may hold a buyer's personal data (contract §17) and how it is anonymised,
  * grouped by the rows that hold a copy for an order. The erasure runs these and nothing else
- * (personal-data.sql.ts), so a copy missing here is a copy left behind: the map suite
+ * (personal-data.repository.ts), so a copy missing here is a copy left behind: the map suite
  * (test/personal-data-map.e2e-spec.ts) fails on any column of the schema that could hold text of a
  * buyer and is neither here nor in REVIEWED_NOT_PERSONAL.
  */
@@ -37,7 +37,16 @@ export const PERSONAL_DATA_MAP: readonly PersonalDataCopy[] = [
       { column: 'recipient_phone_normalized', holds: 'phone, E.164', anonymised: 'NULL' },
       { column: 'recipient_email', holds: 'e-mail', anonymised: 'NULL' },
       { column: 'comment', holds: "the buyer's comment", anonymised: `''` },
+      // Not the buyer's fields, but free text or a link that may name them; §17 keeps only the order's facts.
+      { column: 'cancel_reason', holds: "staff's words on a cancellation", anonymised: 'NULL' },
+      { column: 'waybill_url', holds: "the carrier's waybill, which shows the recipient", anonymised: 'NULL' },
     ],
+  },
+  {
+    // A return's reason as its integration wrote it may quote the buyer.
+    table: 'returns',
+    rowsOf: 't.order_id = ANY($1::int[])',
+    columns: [{ column: 'reason_note', holds: "the return's free-text reason", anonymised: 'NULL' }],
   },
   {
     // Follow-up jobs name their order by id; a failed carrier call's error may quote the request.
@@ -97,12 +106,9 @@ export const REVIEWED_NOT_PERSONAL: Readonly<Record<string, string>> = {
   'product_sizes.name_key': 'catalog',
   'stock_movements.note': 'stock notes of staff, no order data',
   'stock_movements.reason': 'a reason code',
-  'orders.cancel_reason': "staff's reason for a cancellation (PlatformOrder's cancel), not the buyer's data",
   'orders.delivery_city': 'the delivery point, kept by §17',
   'orders.delivery_pvz_address': 'the delivery point, kept by §17',
-  'orders.waybill_url': "the carrier's document link",
   'returns.reason_code': 'a reason code',
-  'returns.reason_note': "the return's reason as its integration gave it, no recipient field",
   'domain_events.data': 'order events carry no recipient field (orderEventData; the map suite checks)',
   'webhook_messages.payload': 'the data of the domain events, as above',
   'webhook_attempts.response_body': "a receiver's answer to our message, which carries no recipient field",

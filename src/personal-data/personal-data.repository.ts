@@ -29,7 +29,7 @@ function matchSql(match: BuyerMatch): { sql: string; values: unknown[] } {
         values: [match.normalized, match.asSent],
       };
     case 'email':
-      return { sql: 'lower(o.recipient_email) = lower($2)', values: [match.email] };
+      return { sql: 'o.recipient_email = $2', values: [match.email] };
     case 'orderId':
       return { sql: 'o.id = $2', values: [match.orderId] };
   }
@@ -53,18 +53,29 @@ export class PersonalDataRepository {
   }
 
   /**
-   * The brand's orders of that buyer, locked in id order (the order every writer of several
-   * orders takes), so a carrier event on one of them waits or is waited for: the status read is
-   * the one the erasure acts on.
+   * The brand's orders of that buyer: those in a final state locked in id order (the order every
+   * writer of several orders takes), so a carrier event on one of them waits or is waited for and
+   * the status read is the one the erasure acts on (a row that left its final state meanwhile is
+   * re-read as kept); the others read without a lock, so their payments and deliveries go on.
    */
   async lockBuyerOrders(tx: Tx, brandId: number, match: BuyerMatch): Promise<BuyerOrderRow[]> {
     const { sql, values } = matchSql(match);
-    const rows: Array<{ id: number; status: OrderStatus; personal_data_erased_at: Date | null }> = await tx.query(
+    const final = values.length + 2;
+    type Row = { id: number; status: OrderStatus; personal_data_erased_at: Date | null };
+    const locked: Row[] = await tx.query(
       `SELECT o.id, o.status, o.personal_data_erased_at FROM orders o
-        WHERE o.brand_id = $1 AND ${sql} ORDER BY o.id FOR UPDATE`,
-      [brandId, ...values],
+        WHERE o.brand_id = $1 AND ${sql} AND o.status = ANY($${final}::varchar[]) ORDER BY o.id FOR UPDATE`,
+      [brandId, ...values, FINAL_STATUSES],
     );
-    return rows.map((row) => ({ id: row.id, status: row.status, erased: row.personal_data_erased_at !== null }));
+    const lockedIds = locked.map((row) => row.id);
+    const others: Row[] = await tx.query(
+      `SELECT o.id, o.status, o.personal_data_erased_at FROM orders o
+        WHERE o.brand_id = $1 AND ${sql} AND o.id <> ALL ($${final}::int[]) ORDER BY o.id`,
+      [brandId, ...values, lockedIds],
+    );
+    return [...locked, ...others]
+      .sort((a, b) => a.id - b.id)
+      .map((row) => ({ id: row.id, status: row.status, erased: row.personal_data_erased_at !== null }));
   }
 
   /** The ids of the brand's orders of that buyer not yet anonymised, oldest first. */
@@ -79,17 +90,18 @@ export class PersonalDataRepository {
 
   /**
    * Orders in a final state, not anonymised, whose last change of state is at least their brand's
-   * retention old: at most `limit`, locked, skipping those another instance holds (each is
-   * anonymised by one of them).
+   * retention old: at most `limit`, oldest first, locked, skipping those another instance holds
+   * (each is anonymised by one of them). ix_orders_retention_due holds only such orders, so a
+   * sweep does not walk the brand's orders anonymised before.
    */
   async lockDueForRetention(tx: Tx, limit: number): Promise<Array<{ id: number; brandId: number }>> {
     const rows: Array<{ id: number; brand_id: number }> = await tx.query(
       `SELECT o.id, o.brand_id FROM orders o
          JOIN personal_data_retention r ON r.brand_id = o.brand_id AND r.days IS NOT NULL
-        WHERE o.personal_data_erased_at IS NULL AND o.status = ANY($1::varchar[])
+        WHERE o.personal_data_erased_at IS NULL AND o.status IN ('completed', 'returned', 'cancelled')
           AND o.updated_at <= now() - make_interval(days => r.days)
-        ORDER BY o.id LIMIT $2 FOR UPDATE OF o SKIP LOCKED`,
-      [FINAL_STATUSES, limit],
+        ORDER BY o.updated_at LIMIT $1 FOR UPDATE OF o SKIP LOCKED`,
+      [limit],
     );
     return rows.map((row) => ({ id: row.id, brandId: row.brand_id }));
   }

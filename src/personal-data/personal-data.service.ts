@@ -20,7 +20,8 @@ function buyerOf(input: { phone?: string; email?: string; orderId?: number }, fi
     const asSent = input.phone.trim();
     return { by: 'phone', asSent, normalized: normalizePhone(asSent) };
   }
-  if (input.email !== undefined) return { by: 'email', email: input.email.trim() };
+  // Stored lowercased by JavaScript (order-statements.ts); PostgreSQL's lower() under the C collation folds ASCII only.
+  if (input.email !== undefined) return { by: 'email', email: input.email.trim().toLowerCase() };
   return { by: 'orderId', orderId: input.orderId! };
 }
 
@@ -52,9 +53,12 @@ export class PersonalDataService {
       const kept = orders
         .filter((order) => !FINAL_STATUSES.includes(order.status))
         .map((order) => ({ orderId: order.id, status: order.status }));
+      // An order anonymised before is emptied again (the map is idempotent): a request or job that read its buyer
+      // before then may have written a copy since. Its mark and event stay the first erasure's.
       await this.anonymise(
         tx,
         final.filter((order) => !order.erased).map((order) => order.id),
+        final.filter((order) => order.erased).map((order) => order.id),
       );
       const erased = final.map((order) => order.id);
       await this.journal.recordWith(tx, ctx, {
@@ -68,10 +72,11 @@ export class PersonalDataService {
 
   /**
    * Anonymises orders locked by the caller in this transaction: every column of the map, in
-   * every table holding a copy, then each order's mark and event through OrderLifecycle.
+   * every table holding a copy, then each order's mark and event through OrderLifecycle;
+   * `again`, orders anonymised before, only have the map's columns emptied once more.
    */
-  async anonymise(tx: Tx, orderIds: number[]): Promise<void> {
-    await this.data.anonymise(tx, orderIds);
+  async anonymise(tx: Tx, orderIds: number[], again: number[] = []): Promise<void> {
+    await this.data.anonymise(tx, [...orderIds, ...again]);
     for (const orderId of orderIds) await this.lifecycle.markPersonalDataErased(tx, orderId);
   }
 

@@ -111,6 +111,7 @@ export function PersonalDataPage(props: { brandId: number }) {
             type="number"
             min={0}
             max={3650}
+            step={1}
             aria-describedby="retention-hint"
             value={days ?? String(retention.data?.days ?? '')}
             onInput={(e) => setDays(e.currentTarget.value)}
@@ -141,6 +142,8 @@ export function PersonalDataPage(props: { brandId: number }) {
 
 /** What the erasure will do: final orders anonymised (number, lines and totals stay), orders in progress kept. */
 function ErasureDialog(props: { orders: OrderResponse[]; onClose: () => void; onConfirm: () => Promise<void> }) {
+  // One erasure a confirmation: a second click while it runs would erase (and journal) again.
+  const [busy, setBusy] = useState(false);
   const erased = props.orders.filter((order) => FINAL.includes(order.status) && !order.personalDataErasedAt);
   const kept = props.orders.filter((order) => !FINAL.includes(order.status));
   return (
@@ -170,7 +173,15 @@ function ErasureDialog(props: { orders: OrderResponse[]; onClose: () => void; on
         <button type="button" onClick={props.onClose}>
           Keep
         </button>
-        <button type="button" class="danger" onClick={() => void props.onConfirm()}>
+        <button
+          type="button"
+          class="danger"
+          disabled={busy}
+          onClick={() => {
+            setBusy(true);
+            void props.onConfirm().finally(() => setBusy(false));
+          }}
+        >
           Erase
         </button>
       </div>

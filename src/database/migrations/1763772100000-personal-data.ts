@@ -16,6 +16,10 @@ export class PersonalData1763772100000 implements MigrationInterface {
     await q.query(
       `ALTER TABLE "personal_data_retention" ADD CONSTRAINT "fk_personal_data_retention_brand" FOREIGN KEY ("brand_id") REFERENCES "brands"("id") ON DELETE CASCADE ON UPDATE NO ACTION`,
     );
+    // The orders the retention sweep may take: final and not yet anonymised (a new order is neither: it pays nothing).
+    await q.query(
+      `CREATE INDEX "ix_orders_retention_due" ON "orders" ("brand_id", "updated_at") WHERE "personal_data_erased_at" IS NULL AND "status" IN ('completed', 'returned', 'cancelled')`,
+    );
     // Only jobs that may quote a buyer (an error text) are indexed: the order's own insert of a job pays nothing.
     await q.query(
       `CREATE INDEX "ix_outbox_order" ON "outbox" (("payload" ->> 'orderId'))
@@ -25,6 +29,7 @@ export class PersonalData1763772100000 implements MigrationInterface {
 
   public async down(q: QueryRunner): Promise<void> {
     await q.query(`DROP INDEX "public"."ix_outbox_order"`);
+    await q.query(`DROP INDEX "public"."ix_orders_retention_due"`);
     await q.query(`DROP TABLE "personal_data_retention"`);
     await q.query(`ALTER TABLE "orders" DROP COLUMN "personal_data_erased_at"`);
   }
