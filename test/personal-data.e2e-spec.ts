@@ -307,6 +307,38 @@ describe('buyers’ personal data', () => {
     );
   });
 
+  it('empties again a copy written after the first erasure, without a second mark or event', async () => {
+    const who = buyer();
+    const created = await storefrontOrder(who);
+    await cancel(created.id);
+    await settled();
+    await erase({ email: who.email }).expect(200, { erased: [created.id], kept: [] });
+    const first = (await order(created.id)).personalDataErasedAt as string;
+    // A mail job that had read the buyer before the erasure fails after it, quoting the address.
+    await withClient(db.url, (c) =>
+      c.query(`INSERT INTO outbox (kind, payload, last_error, done_at) VALUES ('mail.order_accepted', $1, $2, now())`, [
+        { orderId: created.id },
+        `550 mailbox unavailable <${who.email}>`,
+      ]),
+    );
+    expect(await outboxText(created.id)).toContain(who.email);
+    // The buyer is no longer found by e-mail: the order is named.
+    await erase({ orderId: created.id }).expect(200, { erased: [created.id], kept: [] });
+    expect(await outboxText(created.id)).not.toContain(who.email);
+    expect((await order(created.id)).personalDataErasedAt).toBe(first);
+    const events = await withClient(db.url, async (c) =>
+      Number(
+        (
+          await c.query(
+            `SELECT count(*) AS n FROM domain_events WHERE subject = 'order' AND subject_id = $1 AND type = 'order.personal_data_erased'`,
+            [created.id],
+          )
+        ).rows[0].n,
+      ),
+    );
+    expect(events).toBe(1);
+  });
+
   it('keeps orders in progress as they are and lists them; a repeat erases nothing more', async () => {
     const who = buyer();
     const done = await storefrontOrder(who);
