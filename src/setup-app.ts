@@ -115,9 +115,15 @@ function setupFastify(app: NestFastifyApplication, outcomes: RequestOutcomes): v
       done(error as Error, undefined);
     }
   });
-  // CSV on the catalog import's route only (contract §18), up to its own limit; the route judges the file.
-  app.useBodyParser<RawServerDefault>('text/csv', { bodyLimit: CSV_BODY_LIMIT_BYTES }, (request, body, done) => {
-    if (request.routeOptions.url === CSV_ROUTE) done(null, new CsvUpload(body));
+  // CSV on the catalog import's route only (contract §18), up to its own limit there and JSON's elsewhere (a route's
+  // bodyLimit is Fastify's limit for every parser of that route); the route judges the file.
+  fastify.addHook('onRoute', (route) => {
+    if (route.url === CSV_ROUTE) route.bodyLimit = CSV_BODY_LIMIT_BYTES;
+  });
+  app.useBodyParser<RawServerDefault>('text/csv', { bodyLimit: BODY_LIMIT_BYTES }, (request, body, done) => {
+    const query = request.query as Record<string, unknown> | undefined;
+    if (request.routeOptions.url === CSV_ROUTE)
+      done(null, new CsvUpload(body, request.headers['content-type'], query?.dryRun));
     else if (request.is404)
       done(null, undefined); // an unknown route stays a 404, as with no parser
     else done(AppError.unsupportedMediaType(), undefined);

@@ -145,7 +145,8 @@ describe('catalog import and export, for generated catalogs', () => {
             size?.priceKopeks == null ? '' : String(size.priceKopeks),
           ];
         });
-        const csv = stringify([COLUMNS, ...lines], { delimiter, record_delimiter: eol });
+        // A cell with a line break is quoted (RFC 4180): unquoted, either ending ends the line (contract §18).
+        const csv = stringify([COLUMNS, ...lines], { delimiter, record_delimiter: eol, quoted_match: /[\r\n]/ });
         const key = await newBrand();
         const answer = await importInto(key, Buffer.from((bom ? '\ufeff' : '') + csv, 'utf8')).expect(200);
         expect(answer.body).toEqual({

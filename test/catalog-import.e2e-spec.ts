@@ -111,6 +111,23 @@ describe('catalog import and export', () => {
     await expectHeader(csv(['"article,name', 'A,b']), [ErrorText.importHeaderUnreadable]);
     const latin = Buffer.from('article,name\nA,caf\xe9\n', 'latin1');
     expect((await send(latin).expect(400)).body.details).toEqual([ErrorText.importNotUtf8]);
+    // A header of millions of columns is refused at once, with one line, not one problem a column.
+    const wide = `article,${'x,'.repeat(2_000_000)}\nA\n`;
+    expect((await send(wide).expect(400)).body.details).toEqual([ErrorText.importTooManyColumns(2_000_002, 32)]);
+    const unknown = `article,${'y'.repeat(5000)},${'y'.repeat(5000)}\nA,1,2\n`;
+    expect((await send(unknown).expect(400)).body.details).toEqual([
+      ErrorText.importUnknownColumn(`${'y'.repeat(100)}…`),
+    ]);
+  });
+
+  it('reads a file whose lines end differently: CRLF after an LF header, and LF after a CRLF one', async () => {
+    const { headers } = await freshBrand();
+    const post = (body: string) =>
+      request(http()).post('/catalog/products/import').set(headers).set('Content-Type', 'text/csv').send(body);
+    expect((await post('article,name,priceKopeks\r\nA1,x,1\nB1,y,2\n').expect(200)).body).toMatchObject({ created: 2 });
+    expect((await post('article,name,priceKopeks\nC1,"x",3\r\nD1,y,4\r\n').expect(200)).body).toMatchObject({
+      created: 2,
+    });
   });
 
   it('takes text/csv with or without charset=utf-8; any other Content-Type gets 415', async () => {
@@ -164,6 +181,14 @@ describe('catalog import and export', () => {
       .send(`{"name":"${'x'.repeat(1024 * 1024)}"}`)
       .expect(413);
     expect(json.body.error).toBe(ErrorText.payloadTooLarge);
+    // CSV too: another route reads no more than 1 MiB of it.
+    const elsewhere = await request(http())
+      .post('/catalog/products')
+      .set(key.headers)
+      .set('Content-Type', 'text/csv')
+      .send('x'.repeat(2 * 1024 * 1024))
+      .expect(413);
+    expect(elsewhere.body.error).toBe(ErrorText.payloadTooLarge);
   });
 
   it('all or nothing: every wrong line is listed with its fault, and nothing changes', async () => {
@@ -444,6 +469,21 @@ describe('catalog import and export', () => {
       error: ErrorText.idempotencyKeyReused,
     });
     expect((await products(key)).map((p) => p.article)).toEqual(['I-1']);
+    // A check and then the import under one key: the import is not answered with the check.
+    const next = csv(['article,name,priceKopeks', 'I-3,Three,100']);
+    await send(next, { key, dryRun: true }).set('Idempotency-Key', 'import-2').expect(200, {
+      created: 1,
+      updated: 0,
+      unchanged: 0,
+      sizesCreated: 0,
+      dryRun: true,
+    });
+    const real = await send(next, { key }).set('Idempotency-Key', 'import-2');
+    expect(real.headers['idempotent-replayed']).toBeUndefined();
+    expect({ status: real.status, error: real.body.error }).toEqual({
+      status: 422,
+      error: ErrorText.idempotencyKeyReused,
+    });
   });
 
   it('an integration key without products.write is refused; a session with it may import', async () => {

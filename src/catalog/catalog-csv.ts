@@ -14,6 +14,10 @@ export const IMPORT_COLUMNS = [
 ] as const;
 export type ImportColumn = (typeof IMPORT_COLUMNS)[number];
 export const MAX_IMPORT_LINES = 10_000;
+/** Far more than the six columns: a wider header is refused before it is parsed (or echoed, name by name). */
+const MAX_HEADER_COLUMNS = 32;
+/** How much of an unknown column's name an error repeats. */
+const NAME_ECHOED = 100;
 
 /** The catalog's own bounds of each text column (the entities' lengths). */
 const MAX_LENGTH: Partial<Record<ImportColumn, number>> = { article: 64, name: 200, storefrontArticle: 64, size: 50 };
@@ -50,7 +54,7 @@ export interface ImportFile {
  */
 export function readImportFile(bytes: Buffer): ImportFile {
   const text = decodeUtf8(bytes);
-  const delimiter = delimiterOf(text);
+  const delimiter = delimiterOf(headerLineOf(text));
   const problems = new Map<number, string[]>();
   const note = (line: number, problem: string) => problems.set(line, [...(problems.get(line) ?? []), problem]);
   const records: Array<{ line: number; cells: string[] }> = [];
@@ -59,6 +63,8 @@ export function readImportFile(bytes: Buffer): ImportFile {
   try {
     parse(text, {
       delimiter,
+      // Either ending on any line: one detected from the first line would glue the lines of a file that mixes them.
+      record_delimiter: ['\r\n', '\n'],
       relax_column_count: true,
       on_record: (cells: string[]) => {
         line++;
@@ -118,10 +124,24 @@ function decodeUtf8(bytes: Buffer): string {
   }
 }
 
-/** `;` when the header line splits into more fields at `;` than at `,`, else `,`. */
-function delimiterOf(text: string): ',' | ';' {
+/** The first line, refused (400) when it has more separators of either kind than a header could need. */
+function headerLineOf(text: string): string {
   const end = text.search(/[\r\n]/);
   const headerLine = end < 0 ? text : text.slice(0, end);
+  const columns = 1 + Math.max(countOf(headerLine, ','), countOf(headerLine, ';'));
+  if (columns > MAX_HEADER_COLUMNS)
+    throw AppError.badRequest([ErrorText.importTooManyColumns(columns, MAX_HEADER_COLUMNS)]);
+  return headerLine;
+}
+
+function countOf(text: string, character: string): number {
+  let count = 0;
+  for (let at = text.indexOf(character); at >= 0; at = text.indexOf(character, at + 1)) count++;
+  return count;
+}
+
+/** `;` when the header line splits into more fields at `;` than at `,`, else `,`. */
+function delimiterOf(headerLine: string): ',' | ';' {
   const fields = (delimiter: string) => {
     try {
       const records: string[][] = parse(headerLine, { delimiter, relax_column_count: true });
@@ -136,9 +156,13 @@ function delimiterOf(text: string): ',' | ';' {
 function columnsOf(header: string[]): ImportColumn[] {
   const problems: string[] = [];
   const seen = new Set<string>();
+  const unknown = new Set<string>();
   for (const name of header) {
-    if (!(IMPORT_COLUMNS as readonly string[]).includes(name)) problems.push(ErrorText.importUnknownColumn(name));
-    else if (seen.has(name)) problems.push(ErrorText.importRepeatedColumn(name));
+    if (!(IMPORT_COLUMNS as readonly string[]).includes(name)) {
+      const echoed = name.length > NAME_ECHOED ? `${name.slice(0, NAME_ECHOED)}…` : name;
+      if (!unknown.has(echoed)) problems.push(ErrorText.importUnknownColumn(echoed));
+      unknown.add(echoed);
+    } else if (seen.has(name)) problems.push(ErrorText.importRepeatedColumn(name));
     seen.add(name);
   }
   if (!seen.has('article')) problems.push(ErrorText.importNoArticleColumn);

@@ -87,6 +87,7 @@ export class CatalogImportService {
         after = rows[rows.length - 1].article;
       }
     }
-    return Readable.from(pages());
+    // One page ahead at most (object mode reads 16 ahead by default).
+    return Readable.from(pages(), { highWaterMark: 1 });
   }
 }

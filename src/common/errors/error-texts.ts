@@ -92,6 +92,8 @@ export const ErrorText = {
   importUnknownColumn: (name: string) =>
     `column "${name}" is unknown: the columns are article, name, storefrontArticle, priceKopeks, size, sizePriceKopeks`,
   importRepeatedColumn: (name: string) => `column "${name}" is repeated`,
+  importTooManyColumns: (count: number, most: number) =>
+    `the header has ${count} columns, more than ${most}: the columns are article, name, storefrontArticle, priceKopeks, size, sizePriceKopeks`,
   importNoArticleColumn: 'the header has no article column',
   importLine: (line: number, problems: string[]) => `line ${line}: ${problems.join('; ')}`,
   importQuoteNotClosed: 'a quoted cell is not closed',

@@ -27,9 +27,18 @@ export function isUtf8Csv(contentType: string | undefined): boolean {
  * not megabytes of JSON-encoded bytes.
  */
 export class CsvUpload {
-  constructor(readonly bytes: Buffer) {}
+  /** `contentType` and `dryRun` (the query's, as sent) are part of what a key remembers: a check is not an import. */
+  constructor(
+    readonly bytes: Buffer,
+    private readonly contentType?: string,
+    private readonly dryRun?: unknown,
+  ) {}
 
-  toJSON(): { csvSha256: string } {
-    return { csvSha256: hash('sha256', this.bytes, 'hex') };
+  toJSON(): { csvSha256: string; contentType: string | null; dryRun: unknown } {
+    return {
+      csvSha256: hash('sha256', this.bytes, 'hex'),
+      contentType: this.contentType ?? null,
+      dryRun: this.dryRun ?? null,
+    };
   }
 }

@@ -46,7 +46,8 @@ export function jsonBodyOnly(limit: number, filter: ErrorFilter): RequestHandler
         const contentType = request.headers['content-type'];
         request.body = undefined;
         if (csv) {
-          request.body = new CsvUpload(Buffer.isBuffer(bytes) ? bytes : Buffer.alloc(0));
+          const dryRun = (request.query as Record<string, unknown> | undefined)?.dryRun;
+          request.body = new CsvUpload(Buffer.isBuffer(bytes) ? bytes : Buffer.alloc(0), contentType, dryRun);
           return next();
         }
         if (!Buffer.isBuffer(bytes) || (bytes.length === 0 && !isJson(contentType))) return next();
