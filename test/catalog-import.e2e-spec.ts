@@ -120,6 +120,17 @@ describe('catalog import and export', () => {
     ]);
   });
 
+  it('takes size names whose lowercase differs between JavaScript and PostgreSQL (Greek final sigma, Turkish İ)', async () => {
+    const { headers } = await freshBrand();
+    const post = (body: string) =>
+      request(http()).post('/catalog/products/import').set(headers).set('Content-Type', 'text/csv').send(body);
+    const file = `article,name,priceKopeks,size\nGR,Greek,100,ΑΣ\nTR,Turkish,100,${'İ'.repeat(50)}\n`;
+    expect((await post(file).expect(200)).body).toMatchObject({ created: 2, sizesCreated: 2 });
+    // The same names again, in other cases, are the sizes already there.
+    const again = `article,size\nGR,ασ\nTR,${'i'.repeat(50)}\n`;
+    expect((await post(again).expect(200)).body).toMatchObject({ created: 0, unchanged: 2, sizesCreated: 0 });
+  });
+
   it('reads a file whose lines end differently: CRLF after an LF header, and LF after a CRLF one', async () => {
     const { headers } = await freshBrand();
     const post = (body: string) =>

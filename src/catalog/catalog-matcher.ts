@@ -27,9 +27,15 @@ export interface Resolution {
   problems: string[];
 }
 
-/** How a line's size is compared with a catalog size's `name_key` (which is lower(name)). */
+/**
+ * How a line's size is compared with a catalog size's `name_key`, which the table holds to
+ * PostgreSQL's lower(name): that maps character by character, so this does too (JavaScript's
+ * own lowercases a final Σ to ς, and İ to two characters, which the table would refuse).
+ */
 export function sizeKeyOf(size: string): string {
-  return size.trim().toLowerCase();
+  let key = '';
+  for (const character of size.trim()) key += String.fromCodePoint(character.toLowerCase().codePointAt(0)!);
+  return key;
 }
 
 /** A storefront line as the webhook takes it. */
