@@ -39,6 +39,9 @@ export type HttpPlatform = 'fastify' | 'express';
  * pattern in turn, which with this many routes costs more than the rest of a key-checked read.
  * Express (Nest's default, and the design card's) is first-class all the same (contract §14).
  */
+/** Node's default `requestTimeout`, on both platforms. */
+export const REQUEST_TIMEOUT_MS = 300_000;
+
 export function createHttpAdapter(options: { platform?: HttpPlatform; trustProxy: TrustProxy }): AbstractHttpAdapter {
   if (options.platform === 'express') {
     const adapter = new ExpressAdapter();
@@ -50,6 +53,9 @@ export function createHttpAdapter(options: { platform?: HttpPlatform; trustProxy
   }
   return new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
+    // Node's own limit on receiving a whole request (408 after it), which Express keeps and Fastify would lift: a
+    // client that stalls mid-body does not hold its socket and buffer for ever.
+    requestTimeout: REQUEST_TIMEOUT_MS,
     trustProxy: options.trustProxy,
     genReqId: (request: unknown) => assignRequestId(request as IncomingMessage),
     clientErrorHandler: answerClientError,

@@ -1,4 +1,6 @@
+import type { Server } from 'node:http';
 import request from 'supertest';
+import { REQUEST_TIMEOUT_MS } from '../src/setup-app';
 import { createTestDatabase, withClient, type TestDatabase } from './support/test-database';
 import { ProbeModule } from './support/probe.module';
 import { startTestApp, testPlatform, type TestApp } from './support/test-app';
@@ -24,6 +26,11 @@ describe('platform conventions', () => {
     expect(response.headers['x-powered-by']).toBeUndefined();
     expect(response.headers.etag).toBeUndefined();
     expect(response.headers['x-request-id']).toEqual(expect.any(String));
+  });
+
+  it('gives a client Node’s 300 s to send a whole request on both platforms, then 408', () => {
+    expect((t.app.getHttpServer() as Server).requestTimeout).toBe(REQUEST_TIMEOUT_MS);
+    expect(REQUEST_TIMEOUT_MS).toBe(300_000);
   });
 
   it('GET /health answers 200 {status: "ok"} once the database answers', async () => {
