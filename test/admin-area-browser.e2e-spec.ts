@@ -5,7 +5,7 @@ import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import request from 'supertest';
 import { eventually } from './support/eventually';
-import { createProduct, issueKey } from './support/fixtures';
+import { createProduct, issueKey, journal } from './support/fixtures';
 import { closeSuite, openSuite, type Suite } from './support/suite';
 import { ADMIN, bearer } from './support/test-app';
 
@@ -467,8 +467,13 @@ describe('the admin area in a browser', () => {
     await dialog.getByRole('cell', { name: done.orderNumber, exact: true }).waitFor();
     await dialog.getByRole('cell', { name: open.orderNumber, exact: true }).waitFor();
     await check(page, 'erasure-dialog');
-    await dialog.getByRole('button', { name: 'Erase' }).click();
+    // A confirming button works once: a double click erases (and journals) once.
+    await dialog.getByRole('button', { name: 'Erase' }).dblclick();
     await page.getByRole('status').filter({ hasText: 'Erased 1 order(s); kept 1 in progress.' }).waitFor();
+    const erasures = (await journal(suite.fx)).filter(
+      (e) => e.type === 'personal_data_erased' && e.brandId === brand.id,
+    );
+    expect(erasures).toHaveLength(1);
     const erased = await request(suite.t.http).get(`/orders/admin/${done.id}`).set(clerk.headers).expect(200);
     expect(erased.body.recipient).toMatchObject({ fullName: '', phone: '', email: null });
 

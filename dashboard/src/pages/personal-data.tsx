@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { get, post, put } from '../api';
 import type { ErasureResponse, OrderResponse, PersonalDataExportResponse, RetentionResponse } from '../types';
 import { DataTable } from '../ui/data-table';
-import { Dialog } from '../ui/dialog';
+import { Confirm } from '../ui/dialog';
 import { attempt, ErrorNote, useLoad } from '../ui/use-load';
 
 type Field = 'phone' | 'email' | 'orderId';
@@ -132,7 +132,6 @@ export function PersonalDataPage(props: { brandId: number }) {
               setDone(`Erased ${result.erased.length} order(s); kept ${result.kept.length} in progress.`);
               setValue('');
             }, setError);
-            setPreview(null);
           }}
         />
       )}
@@ -142,12 +141,17 @@ export function PersonalDataPage(props: { brandId: number }) {
 
 /** What the erasure will do: final orders anonymised (number, lines and totals stay), orders in progress kept. */
 function ErasureDialog(props: { orders: OrderResponse[]; onClose: () => void; onConfirm: () => Promise<void> }) {
-  // One erasure a confirmation: a second click while it runs would erase (and journal) again.
-  const [busy, setBusy] = useState(false);
   const erased = props.orders.filter((order) => FINAL.includes(order.status) && !order.personalDataErasedAt);
   const kept = props.orders.filter((order) => !FINAL.includes(order.status));
   return (
-    <Dialog title="Erase this buyer’s data?" onClose={props.onClose} describedBy="erasure-summary" wide>
+    <Confirm
+      title="Erase this buyer’s data?"
+      action="Erase"
+      onClose={props.onClose}
+      onConfirm={props.onConfirm}
+      describedBy="erasure-summary"
+      wide
+    >
       <p id="erasure-summary">
         {erased.length} order(s) will be anonymised: name, phone, e-mail and comment go; number, lines, totals,
         statuses, dates and delivery point stay. {kept.length} order(s) in progress will be kept as they are.
@@ -169,23 +173,7 @@ function ErasureDialog(props: { orders: OrderResponse[]; onClose: () => void; on
           { header: 'Status', cell: (order) => order.status },
         ]}
       />
-      <div class="actions">
-        <button type="button" onClick={props.onClose}>
-          Keep
-        </button>
-        <button
-          type="button"
-          class="danger"
-          disabled={busy}
-          onClick={() => {
-            setBusy(true);
-            void props.onConfirm().finally(() => setBusy(false));
-          }}
-        >
-          Erase
-        </button>
-      </div>
-    </Dialog>
+    </Confirm>
   );
 }
 

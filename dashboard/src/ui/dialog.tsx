@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 
 /**
  * A modal on the native <dialog>: the browser traps focus and closes it on Escape. Focus goes
@@ -40,16 +40,24 @@ export function Dialog(props: {
   );
 }
 
-/** Asks before a destructive action; the confirming button is named like the action. */
+/**
+ * Asks before a destructive action; the confirming button is named like the action and works once
+ * a confirmation (a second click while the action runs would do it, and journal it, again).
+ */
 export function Confirm(props: {
   title: string;
   action: string;
   children: ComponentChildren;
   onConfirm: () => Promise<void>;
   onClose: () => void;
+  describedBy?: string;
+  wide?: boolean;
 }) {
+  const [busy, setBusy] = useState(false);
+  // A ref, not only the state: a second click can arrive before the disabled button is drawn.
+  const running = useRef(false);
   return (
-    <Dialog title={props.title} onClose={props.onClose}>
+    <Dialog title={props.title} onClose={props.onClose} describedBy={props.describedBy} wide={props.wide}>
       <div class="dialog-body">{props.children}</div>
       <div class="actions">
         <button type="button" onClick={props.onClose}>
@@ -58,8 +66,17 @@ export function Confirm(props: {
         <button
           type="button"
           class="danger"
+          disabled={busy}
           onClick={async () => {
-            await props.onConfirm();
+            if (running.current) return;
+            running.current = true;
+            setBusy(true);
+            try {
+              await props.onConfirm();
+            } finally {
+              running.current = false;
+              setBusy(false);
+            }
             props.onClose();
           }}
         >
