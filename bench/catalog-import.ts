@@ -7,10 +7,10 @@
  */
 import { freshDatabase } from './database';
 import { startService, stopService, waitHealthy } from './service-process';
+import { adminToken, api } from './workload';
 
 const PRODUCTS = 10_000;
 const SIZES = ['M'];
-const JSON_TYPE = 'application/json';
 
 async function call(base: string, method: string, url: string, token: string, body?: string, type?: string) {
   const started = performance.now();
@@ -32,48 +32,18 @@ async function main(): Promise<void> {
   const base = `http://127.0.0.1:${port}`;
   try {
     await waitHealthy(base, service);
-    const login = await fetch(`${base}/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': JSON_TYPE },
-      body: JSON.stringify({ email: 'bench@example.com', password: 'bench-password-1' }),
+    const admin = await adminToken(base);
+    const brand = (await api(base, 'POST', '/admin/brands', admin, { name: 'Import', slug: 'import' })).id as number;
+    await api(base, 'POST', `/admin/brands/${brand}/webhook-endpoints`, admin, {
+      url: 'http://127.0.0.1:9/products',
+      eventTypes: ['product.created', 'product.updated'],
     });
-    const admin = ((await login.json()) as { token: string }).token;
-    const brand = (
-      JSON.parse(
-        (
-          await call(
-            base,
-            'POST',
-            '/admin/brands',
-            admin,
-            JSON.stringify({ name: 'Import', slug: 'import' }),
-            JSON_TYPE,
-          )
-        ).text,
-      ) as { id: number }
-    ).id;
-    await call(
-      base,
-      'POST',
-      `/admin/brands/${brand}/webhook-endpoints`,
-      admin,
-      JSON.stringify({ url: 'http://127.0.0.1:9/products', eventTypes: ['product.created', 'product.updated'] }),
-      JSON_TYPE,
-    );
     const key = (
-      JSON.parse(
-        (
-          await call(
-            base,
-            'POST',
-            `/admin/brands/${brand}/integration-keys`,
-            admin,
-            JSON.stringify({ name: 'bench import', permissions: ['products.write', 'products.read'] }),
-            JSON_TYPE,
-          )
-        ).text,
-      ) as { key: string }
-    ).key;
+      await api(base, 'POST', `/admin/brands/${brand}/integration-keys`, admin, {
+        name: 'bench import',
+        permissions: ['products.write', 'products.read'],
+      })
+    ).key as string;
 
     const lines = ['article,name,storefrontArticle,priceKopeks,size,sizePriceKopeks'];
     for (let p = 0; p < PRODUCTS; p++) {

@@ -4,7 +4,8 @@ import type { NextRequest } from './load';
 const PRODUCTS = 200;
 const SIZES = ['XS', 'S', 'M', 'L', 'XL'];
 
-async function api(base: string, method: string, url: string, token: string | undefined, body?: unknown) {
+/** A JSON call to the service; throws on any answer of 300 and above. */
+export async function api(base: string, method: string, url: string, token: string | undefined, body?: unknown) {
   const response = await fetch(`${base}${url}`, {
     method,
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
@@ -15,10 +16,15 @@ async function api(base: string, method: string, url: string, token: string | un
   return json;
 }
 
-export async function seedData(base: string) {
-  const admin = (
+/** The session token of the superadministrator the bench's service starts with (service-process.ts). */
+export async function adminToken(base: string): Promise<string> {
+  return (
     await api(base, 'POST', '/auth/login', undefined, { email: 'bench@example.com', password: 'bench-password-1' })
   ).token as string;
+}
+
+export async function seedData(base: string) {
+  const admin = await adminToken(base);
   const brand = (await api(base, 'POST', '/admin/brands', admin, { name: 'Bench', slug: 'bench' })).id as number;
   const issue = async (permissions: string[]) =>
     (await api(base, 'POST', `/admin/brands/${brand}/integration-keys`, admin, { name: 'bench', permissions }))
