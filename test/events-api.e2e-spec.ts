@@ -57,30 +57,46 @@ describe('the events API', () => {
   const readAll = async (key: IssuedKey, options: { limit?: number; types?: string } = {}) =>
     (await readToEnd(fetcher(key), options)).events;
 
-  async function storefrontOrder(quantity = 1) {
+  /** A storefront order of the cap (or `item`), through `keys` (the brand's by default), read back in full. */
+  async function storefrontOrder(
+    quantity = 1,
+    keys = { storefront, clerk },
+    item = { article: 'SF-CAP', size: 'One' },
+  ) {
     const response = await request(http())
       .post('/orders/integrations/partner/webhook')
-      .set(storefront.headers)
-      .send({
-        partnerOrderId: `EV-${++seq}`,
-        recipient: RECIPIENT,
-        items: [{ article: 'SF-CAP', size: 'One', quantity }],
-      })
+      .set(keys.storefront.headers)
+      .send({ partnerOrderId: `EV-${++seq}`, recipient: RECIPIENT, items: [{ ...item, quantity }] })
       .expect(201);
-    const order = await get(`/orders/admin/${response.body.order.id}`, clerk).expect(200);
+    const order = await get(`/orders/admin/${response.body.order.id}`, keys.clerk).expect(200);
     return order.body as { id: number; items: Array<{ id: number; quantity: number }> };
   }
 
-  const post = (path: string, body: object = {}) => request(http()).post(path).set(clerk.headers).send(body);
+  const post = (path: string, body: object = {}, key = clerk) => request(http()).post(path).set(key.headers).send(body);
 
-  async function requestReturn(order: { id: number; items: Array<{ id: number }> }, quantity = 1) {
-    const response = await post('/returns', {
-      orderId: order.id,
-      externalReturnId: `EVR-${++seq}`,
-      reasonCode: 'wrong_size',
-      items: [{ orderItemId: order.items[0].id, quantity }],
-    }).expect(201);
+  async function requestReturn(order: { id: number; items: Array<{ id: number }> }, quantity = 1, key = clerk) {
+    const response = await post(
+      '/returns',
+      {
+        orderId: order.id,
+        externalReturnId: `EVR-${++seq}`,
+        reasonCode: 'wrong_size',
+        items: [{ orderItemId: order.items[0].id, quantity }],
+      },
+      key,
+    ).expect(201);
     return response.body.return.id as number;
+  }
+
+  /** Approves a return and receives `quantity` of its first line back into stock. */
+  async function receiveReturn(returnId: number, quantity: number, key = clerk) {
+    await post(`/returns/${returnId}/approve`, {}, key).expect(200);
+    const [item] = (await get(`/returns/${returnId}`, key)).body.items as Array<{ id: number }>;
+    await post(
+      `/returns/${returnId}/receive`,
+      { items: [{ returnItemId: item.id, quantity, disposition: 'restock' }] },
+      key,
+    ).expect(200);
   }
 
   const deliverAll = () => deliverAllPending(suite.t, dbUrl());
@@ -147,16 +163,7 @@ describe('the events API', () => {
     beforeAll(async () => {
       const kept = await storefrontOrder(3);
       const returnId = await requestReturn(kept, 2);
-      await post(`/returns/${returnId}/approve`).expect(200);
-      await post(`/returns/${returnId}/receive`, {
-        items: [
-          {
-            returnItemId: (await get(`/returns/${returnId}`, clerk)).body.items[0].id,
-            quantity: 2,
-            disposition: 'restock',
-          },
-        ],
-      }).expect(200);
+      await receiveReturn(returnId, 2);
       const cancelled = await storefrontOrder();
       await post(`/orders/admin/${cancelled.id}/cancel`).expect(200);
       const declined = await requestReturn(kept, 1);
@@ -463,40 +470,13 @@ describe('the events API', () => {
       .set(ownClerk.headers)
       .send({ name: 'Renamed' })
       .expect(200);
-    const ordered = await request(http())
-      .post('/orders/integrations/partner/webhook')
-      .set((await issueKey(fx, own, { permissions: ['orders.create_partner'] })).headers)
-      .send({ partnerOrderId: 'DOC-1', recipient: RECIPIENT, items: [{ article: 'SF-DOC', size: 'S', quantity: 2 }] })
-      .expect(201);
-    const order = (await request(http()).get(`/orders/admin/${ordered.body.order.id}`).set(ownClerk.headers)).body;
-    const asked = await request(http())
-      .post('/returns')
-      .set(ownClerk.headers)
-      .send({
-        orderId: order.id,
-        externalReturnId: 'DOC-R',
-        reasonCode: 'wrong_size',
-        items: [{ orderItemId: order.items[0].id, quantity: 1 }],
-      })
-      .expect(201);
-    const returnId = asked.body.return.id as number;
-    await request(http()).post(`/returns/${returnId}/approve`).set(ownClerk.headers).send({}).expect(200);
-    const returnItems = (await request(http()).get(`/returns/${returnId}`).set(ownClerk.headers)).body.items;
-    await request(http())
-      .post(`/returns/${returnId}/receive`)
-      .set(ownClerk.headers)
-      .send({ items: [{ returnItemId: returnItems[0].id, quantity: 1, disposition: 'restock' }] })
-      .expect(200);
-    const cancelled = await request(http())
-      .post('/orders/integrations/partner/webhook')
-      .set((await issueKey(fx, own, { permissions: ['orders.create_partner'] })).headers)
-      .send({ partnerOrderId: 'DOC-2', recipient: RECIPIENT, items: [{ article: 'SF-DOC', size: 'S', quantity: 1 }] })
-      .expect(201);
-    await request(http())
-      .post(`/orders/admin/${cancelled.body.order.id}/cancel`)
-      .set(ownClerk.headers)
-      .send({})
-      .expect(200);
+    const keys = { storefront: await issueKey(fx, own, { permissions: ['orders.create_partner'] }), clerk: ownClerk };
+    const item = { article: 'SF-DOC', size: 'S' };
+    const order = await storefrontOrder(2, keys, item);
+    const returnId = await requestReturn(order, 1, ownClerk);
+    await receiveReturn(returnId, 1, ownClerk);
+    const cancelled = await storefrontOrder(1, keys, item);
+    await post(`/orders/admin/${cancelled.id}/cancel`, {}, ownClerk).expect(200);
     // Not sold through the storefront: its events carry no storefront article.
     await createProduct(fx, own, { article: 'PLAIN', priceKopeks: 500, sizes: [{ name: 'One', stock: 2 }] });
     await request(http())

@@ -7,6 +7,7 @@ import { hostileValue, valueOf, type Schema } from './support/openapi-values';
 import { CARRIER_SECRET, PAYMENT_SECRET } from './support/signed';
 import { closeSuite, openSuite, type Suite } from './support/suite';
 import { login } from './support/test-app';
+import { IMPORT_COLUMNS } from '../src/catalog/catalog-csv';
 
 interface Operation {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -52,12 +53,7 @@ const HOSTILE_QUERY = [
 
 /** Pieces of CSV files that once were, or could be, trouble: quotes, separators, line ends, marks, NUL, big numbers. */
 const CSV_PIECES = [
-  'article',
-  'name',
-  'storefrontArticle',
-  'priceKopeks',
-  'size',
-  'sizePriceKopeks',
+  ...IMPORT_COLUMNS,
   ',',
   ';',
   '"',
