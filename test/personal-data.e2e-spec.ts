@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import fc from 'fast-check';
@@ -337,6 +338,25 @@ describe('buyers’ personal data', () => {
       ),
     );
     expect(events).toBe(1);
+  });
+
+  it('does not wait for an order in progress that another transaction holds', async () => {
+    const who = buyer();
+    const inProgress = await platformOrder(who);
+    const holder = new Client({ connectionString: db.url });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT 1 FROM orders WHERE id = $1 FOR UPDATE', [inProgress.id]);
+      const answered = await Promise.race([
+        erase({ phone: who.normalized }).then((response) => response.body as unknown),
+        new Promise((resolve) => setTimeout(() => resolve('still waiting after 3 s'), 3_000)),
+      ]);
+      expect(answered).toEqual({ erased: [], kept: [{ orderId: inProgress.id, status: 'new' }] });
+    } finally {
+      await holder.query('ROLLBACK');
+      await holder.end();
+    }
   });
 
   it('keeps orders in progress as they are and lists them; a repeat erases nothing more', async () => {

@@ -375,6 +375,19 @@ describe('webhook endpoints and deliveries', () => {
       { responseStatus: 200, error: null },
       { responseStatus: 503, error: 'answered 503' },
     ]);
+    // The table keeps a kept success whole, and only on a delivery it settled.
+    await withClient(dbUrl(), async (c) => {
+      const refused = (sql: string) =>
+        c.query(sql, [created.id]).then(
+          () => 'written',
+          (error: { code?: string }) => error.code,
+        );
+      expect(
+        await refused(`UPDATE webhook_deliveries SET succeeded_at = now(), success_status = 200, success_duration_ms = 1
+                        WHERE endpoint_id = $1`),
+      ).toBe('23514');
+      expect(await refused(`UPDATE webhook_deliveries SET success_status = 200 WHERE endpoint_id = $1`)).toBe('23514');
+    });
   });
 
   it('disables an endpoint failing for too long (journal, staff mail) and attempts nothing more until enabled', async () => {
