@@ -1,24 +1,20 @@
 import { Logger } from '@nestjs/common';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { keptSecret } from '../common/runtime/kept-secret';
 
 /**
  * SESSION_SECRET when set; otherwise a random secret kept in the data folder so sessions survive
- * restarts in development. `wx` makes concurrent first starts agree on one secret.
+ * restarts in development.
  */
 export async function loadSessionSecret(configured: string | undefined, dataDir: string): Promise<string> {
   if (configured) return configured;
   const file = path.resolve(dataDir, 'session-secret');
-  await fs.mkdir(path.dirname(file), { recursive: true });
-  try {
-    await fs.writeFile(file, randomBytes(48).toString('base64url'), { flag: 'wx', mode: 0o600 });
-    new Logger('SessionSecret').warn(`SESSION_SECRET is not set: generated one in ${file} (development only)`);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    new Logger('SessionSecret').warn(`SESSION_SECRET is not set: using the one kept in ${file} (development only)`);
-  }
-  return (await fs.readFile(file, 'utf8')).trim();
+  const { value, created } = await keptSecret(file, () => randomBytes(48).toString('base64url'));
+  new Logger('SessionSecret').warn(
+    `SESSION_SECRET is not set: ${created ? 'generated one in' : 'using the one kept in'} ${file} (development only)`,
+  );
+  return value;
 }
 
 /**

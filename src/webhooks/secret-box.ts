@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { keptSecret } from '../common/runtime/kept-secret';
 
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
@@ -31,19 +31,14 @@ export class SecretBox {
 
 /**
  * SECRETS_ENCRYPTION_KEY when set; otherwise a random key kept in the data folder (development
- * only, with a warning), as the session secret is. `wx` makes concurrent first starts agree.
+ * only, with a warning), as the session secret is.
  */
 export async function loadSecretsKey(configured: string | undefined, dataDir: string): Promise<Buffer> {
   if (configured) return Buffer.from(configured, 'hex');
   const file = path.resolve(dataDir, 'secrets-key');
-  await fs.mkdir(path.dirname(file), { recursive: true });
-  const logger = new Logger('SecretsKey');
-  try {
-    await fs.writeFile(file, randomBytes(32).toString('hex'), { flag: 'wx', mode: 0o600 });
-    logger.warn(`SECRETS_ENCRYPTION_KEY is not set: generated one in ${file} (development only)`);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    logger.warn(`SECRETS_ENCRYPTION_KEY is not set: using the one kept in ${file} (development only)`);
-  }
-  return Buffer.from((await fs.readFile(file, 'utf8')).trim(), 'hex');
+  const { value, created } = await keptSecret(file, () => randomBytes(32).toString('hex'));
+  new Logger('SecretsKey').warn(
+    `SECRETS_ENCRYPTION_KEY is not set: ${created ? 'generated one in' : 'using the one kept in'} ${file} (development only)`,
+  );
+  return Buffer.from(value, 'hex');
 }

@@ -1,0 +1,34 @@
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { keptSecret } from './kept-secret';
+
+describe('keptSecret', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await fs.mkdtemp(path.join(os.tmpdir(), 'kept-secret-'));
+  });
+  afterEach(() => fs.rm(dir, { recursive: true, force: true }));
+
+  it('makes one value for many concurrent first readers, every one of them reading it whole', async () => {
+    const file = path.join(dir, 'nested', 'secret');
+    let made = 0;
+    const results = await Promise.all(
+      Array.from({ length: 40 }, () => keptSecret(file, () => `value-${++made}-${'x'.repeat(4096)}`)),
+    );
+    expect(new Set(results.map((r) => r.value)).size).toBe(1);
+    expect(results.filter((r) => r.created)).toHaveLength(1);
+    expect(results[0].value).toMatch(/^value-\d+-x{4096}$/);
+    expect(await fs.readdir(path.dirname(file))).toEqual(['secret']);
+    expect((await fs.stat(file)).mode & 0o777).toBe(0o600);
+  });
+
+  it('keeps the value across calls and refuses an empty file', async () => {
+    const file = path.join(dir, 'secret');
+    const first = await keptSecret(file, () => 'one\n');
+    expect(first).toEqual({ value: 'one', created: true });
+    expect(await keptSecret(file, () => 'two')).toEqual({ value: 'one', created: false });
+    await fs.writeFile(file, '');
+    await expect(keptSecret(file, () => 'three')).rejects.toThrow(/is empty/);
+  });
+});
