@@ -24,7 +24,7 @@ const TEST_EVENT: EventPart = {
   brandId: 'o.brand_id',
   subjectId: 'o.id',
   type: '$2',
-  data: `jsonb_build_object('orderId', o.id)`,
+  data: (sequence) => `jsonb_build_object('orderId', o.id, 'sequence', ${sequence})`,
   from: '(SELECT * FROM orders WHERE id = $1) AS o',
 };
 

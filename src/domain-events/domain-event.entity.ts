@@ -1,4 +1,8 @@
-import { Check, Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
+
+/** What an event can be about: the column's enum (migration DomainEventSubjectType). */
+export const DOMAIN_EVENT_SUBJECTS = ['order', 'return', 'size', 'product'] as const;
+export type DomainEventSubject = (typeof DOMAIN_EVENT_SUBJECTS)[number];
 
 /**
  * What happened to an order, a return, a size's stock or a product, written in the transaction of the change (contract
@@ -7,7 +11,6 @@ import { Check, Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn,
  */
 @Entity('domain_events')
 @Unique('uq_domain_events_sequence', ['subject', 'subjectId', 'sequence'])
-@Check('ck_domain_events_subject', `"subject" IN ('order', 'return', 'size', 'product')`)
 @Index('ix_domain_events_brand_position', ['brandId', 'position', 'id'])
 export class DomainEventEntity {
   @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'BY DEFAULT' })
@@ -16,8 +19,8 @@ export class DomainEventEntity {
   @Column({ name: 'brand_id', type: 'integer' })
   brandId: number;
 
-  @Column({ type: 'varchar', length: 16 })
-  subject: 'order' | 'return' | 'size' | 'product';
+  @Column({ type: 'enum', enum: DOMAIN_EVENT_SUBJECTS })
+  subject: DomainEventSubject;
 
   @Column({ name: 'subject_id', type: 'integer' })
   subjectId: number;

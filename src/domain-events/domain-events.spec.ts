@@ -9,7 +9,7 @@ const part: EventPart = {
   brandId: 'o.brand_id',
   subjectId: 'o.id',
   type: '$2',
-  data: `jsonb_build_object('orderId', o.id)`,
+  data: (sequence) => `jsonb_build_object('orderId', o.id, 'sequence', ${sequence})`,
   from: '(SELECT * FROM orders WHERE id = $1) AS o',
 };
 
@@ -50,21 +50,26 @@ describe('DomainEvents', () => {
     expect(events.sql.alone.written).toBe('0');
   });
 
-  it('records the event alone when nothing subscribes', () => {
+  it('records the event alone when nothing subscribes, returning nothing no one reads', () => {
     const sql = new DomainEvents().sql;
-    expect(sql.append(part)).toMatch(/RETURNING id, brand_id, type, data, occurred_at\s*\) SELECT 0 AS written$/);
+    expect(sql.append(part)).toMatch(/ORDER BY ev\.subject, ev\.subject_id\s*\) SELECT 0 AS written$/);
     expect(sql.wanted('$1', `'order.created'`)).toBe('false');
   });
 
-  it('records the rows of several parts in one insert, numbering from the row when the owner keeps the count', () => {
+  it('records the rows of several parts in one insert, looking up only the subjects whose numbers it does not know', () => {
     const text = new DomainEvents().sql.append([
       part,
       { ...part, subject: 'size', numbered: { sequence: 'o.n', position: 'o.p' } },
+      { ...part, first: true },
     ]);
     expect(text.match(/INSERT INTO domain_events/g)).toHaveLength(1);
-    expect(text).toContain('UNION ALL');
+    expect(text.match(/UNION ALL/g)).toHaveLength(2);
+    expect(text.match(/LEFT JOIN LATERAL/g)).toHaveLength(1);
+    expect(text).toContain(
+      '(COALESCE(last.sequence + 1, 1))::int, (GREATEST(domain_event_position(), last.position))::bigint',
+    );
     expect(text).toContain('(o.n)::int, (o.p)::bigint');
-    expect(text).toContain('NULL::int, NULL::bigint');
+    expect(text).toContain('(1)::int, (domain_event_position())::bigint');
   });
 
   it('records a state left as it was only when asked to record every change', () => {

@@ -180,7 +180,7 @@ function acceptStorefrontOrderSql(
          RETURNING id, order_number, hash, total_kopeks, brand_id, partner_order_id, source, status, payment_status,
                    delivery_status, carrier_tracking_number
        ),
-       updated AS (${LedgerSql.addDeltas({ locked: 'locked', changes: 'per_size', brandId: A.brandId, condition: 'EXISTS (SELECT 1 FROM created)' })}),
+       updated AS (${LedgerSql.addDeltas({ locked: 'locked', changes: 'per_size', brandId: A.brandId, condition: 'EXISTS (SELECT 1 FROM created)', withArticles: true })}),
        lines AS (
          INSERT INTO order_items (order_id, line, product_id, size_id, article, storefront_article, size, quantity, price_kopeks, line_total_kopeks)
          SELECT created.id, m.line, m.product_id, m.size_id, m.article, m.storefront_article, m.size, m.quantity, m.price, m.price * m.quantity
@@ -198,10 +198,10 @@ function acceptStorefrontOrderSql(
            type: `'order.created'`,
            data: orderEventData('c'),
            from: 'created AS c',
+           first: true,
          },
          LedgerSql.stockEvents({
            updated: 'updated',
-           changes: 'per_size',
            brandId: A.brandId,
            cause: { reason: `'order'`, orderId: '(SELECT id FROM created)', returnId: 'NULL' },
            withArticles: true,

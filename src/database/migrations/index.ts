@@ -23,6 +23,7 @@ import { OrderUpdatedAt1763771800000 } from './1763771800000-order-updated-at';
 import { SizeStockEvents1763771900000 } from './1763771900000-size-stock-events';
 import { LeanWebhookSuccesses1763771950000 } from './1763771950000-lean-webhook-successes';
 import { PersonalData1763772100000 } from './1763772100000-personal-data';
+import { DomainEventSubjectType1763772200000 } from './1763772200000-domain-event-subject-type';
 
 /** Every migration, in order. A new migration is added here as well as in its own file. */
 export const migrations = [
@@ -51,4 +52,5 @@ export const migrations = [
   SizeStockEvents1763771900000,
   LeanWebhookSuccesses1763771950000,
   PersonalData1763772100000,
+  DomainEventSubjectType1763772200000,
 ];
