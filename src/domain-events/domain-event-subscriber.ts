@@ -5,8 +5,8 @@
  * Arguments and results are SQL of the recording statement.
  */
 export interface DomainEventSubscriber {
-  /** True when the brand has something subscribed to events of `type`. */
-  wants: (brandId: string, type: string) => string;
+  /** True when the brand has something subscribed to events of one of `types` (SQL text expressions). */
+  wants: (brandId: string, types: readonly string[]) => string;
   /**
    * CTEs after `events` (a CTE of rows id, brand_id, type, data, occurred_at: every event the
    * statement records, maybe several) writing the subscriber's work; their names start with a

@@ -1,6 +1,6 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
 
-/** What an event can be about: the column's enum (migration DomainEventSubjectType). */
+/** What an event can be about: the values the column's domain allows (migration DomainEventSubjectType). */
 export const DOMAIN_EVENT_SUBJECTS = ['order', 'return', 'size', 'product'] as const;
 export type DomainEventSubject = (typeof DOMAIN_EVENT_SUBJECTS)[number];
 
@@ -19,7 +19,8 @@ export class DomainEventEntity {
   @Column({ name: 'brand_id', type: 'integer' })
   brandId: number;
 
-  @Column({ type: 'enum', enum: DOMAIN_EVENT_SUBJECTS })
+  /** Of the domain `domain_event_subject` (varchar(16), one of DOMAIN_EVENT_SUBJECTS), which TypeORM reads as its base type. */
+  @Column({ type: 'varchar', length: 16 })
   subject: DomainEventSubject;
 
   @Column({ name: 'subject_id', type: 'integer' })

@@ -52,7 +52,7 @@ export interface EventPart {
  */
 export interface DomainEventsSql {
   /** True when some subscriber wants events of `type` of the brand. */
-  wanted(brandId: string, type: string): string;
+  wanted(brandId: string, types: readonly string[]): string;
   /** The same parts without the subscribers': events recorded, nothing else written (`written` is 0). */
   alone: DomainEventsSql;
   /**
@@ -107,7 +107,7 @@ function eventRows(p: EventPart): string {
                LEFT JOIN LATERAL (SELECT e.sequence, e.position FROM domain_events e
                                    WHERE e.subject = '${p.subject}' AND e.subject_id = (${p.subjectId})
                                    ORDER BY e.sequence DESC LIMIT 1) AS last ON true`;
-  return `SELECT (${p.brandId})::int, '${p.subject}'::domain_events_subject_enum, (${p.subjectId})::int, (${p.type})::text, ${p.data(`(${known.sequence})::int`)},
+  return `SELECT (${p.brandId})::int, '${p.subject}'::text, (${p.subjectId})::int, (${p.type})::text, ${p.data(`(${known.sequence})::int`)},
                  (${known.sequence})::int, (${known.position})::bigint
           FROM ${p.from}${last}${conditions.length ? ` WHERE ${conditions.join(' AND ')}` : ''}`;
 }
@@ -116,8 +116,8 @@ function eventRows(p: EventPart): string {
 export function domainEventsSql(subscribers: readonly DomainEventSubscriber[]): DomainEventsSql {
   const written = subscribers.length ? subscribers.map((s) => `(${s.written})`).join(' + ') : '0';
   const sql: DomainEventsSql = {
-    wanted: (brandId, type) =>
-      subscribers.length ? `(${subscribers.map((s) => s.wants(brandId, type)).join(' OR ')})` : 'false',
+    wanted: (brandId, types) =>
+      subscribers.length ? `(${subscribers.map((s) => s.wants(brandId, types)).join(' OR ')})` : 'false',
     get alone() {
       return subscribers.length ? domainEventsSql([]) : sql;
     },

@@ -147,8 +147,8 @@ function acceptStorefrontOrderSql(
 ): string {
   // Without the subscribers' parts, a brand that listens for one of the statement's events gets no
   // order at all: the answer is `listens`, and the caller runs the statement with them.
-  const wanted = ['order.created', 'stock.changed'].map((type) => events.wanted(A.brandId, `'${type}'`));
-  const listens = heard || wanted.every((w) => w === 'false') ? 'false' : wanted.join(' OR ');
+  const wanted = events.wanted(A.brandId, [`'order.created'`, `'stock.changed'`]);
+  const listens = heard ? 'false' : wanted;
   const parts = heard ? events : events.alone;
   return `WITH ${key ? `${key.ctes},` : ''}
        listens AS (SELECT ${listens} AS yes),

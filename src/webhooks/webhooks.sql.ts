@@ -15,9 +15,9 @@ export const testMessageData = (parts: SqlFieldsOf<WebhookTestData>) => jsonbObj
  */
 export const WebhooksSql = {
   /** True when the brand has an enabled endpoint subscribed to the event type. */
-  hasSubscriber: (brandId: string, type: string) =>
+  hasSubscriber: (brandId: string, types: readonly string[]) =>
     `EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.brand_id = ${brandId} AND w.enabled
-              AND (${type} = ANY (w.event_types) OR '*' = ANY (w.event_types)))`,
+              AND (w.event_types && ARRAY[${types.join(', ')}]::text[] OR '*' = ANY (w.event_types)))`,
 
   /**
    * CTEs after `events` (a CTE of rows id, brand_id, type, data, occurred_at; a statement may

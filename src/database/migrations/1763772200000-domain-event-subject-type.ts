@@ -1,30 +1,29 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * A domain event's subject is an enum instead of text under a CHECK: the set of subjects is still
- * kept by the database, but a CHECK is read, planned and compiled again by every statement that
- * inserts, and each storefront order inserts events (docs/performance.md, PERF-27). The column's
- * type change rewrites the table and its unique key under an exclusive lock: on a large table,
- * run it in a quiet hour.
+ * A domain event's subject is kept to the known set by its type, a domain over the same
+ * varchar, instead of a CHECK on the table: every statement that inserts into a table parses,
+ * plans and compiles its CHECKs again, and each storefront order inserts events, while a domain's
+ * check is kept planned by PostgreSQL (docs/performance.md, PERF-27). The base type is unchanged,
+ * so nothing is rewritten and the version before, which writes and compares the subject as text,
+ * works on while instances roll over.
  */
 export class DomainEventSubjectType1763772200000 implements MigrationInterface {
   name = 'DomainEventSubjectType1763772200000';
 
   public async up(q: QueryRunner): Promise<void> {
-    await q.query(`CREATE TYPE "public"."domain_events_subject_enum" AS ENUM('order', 'return', 'size', 'product')`);
-    await q.query(`ALTER TABLE "domain_events" DROP CONSTRAINT "ck_domain_events_subject"`);
     await q.query(
-      `ALTER TABLE "domain_events" ALTER COLUMN "subject" TYPE "public"."domain_events_subject_enum" USING "subject"::text::"public"."domain_events_subject_enum"`,
+      `CREATE DOMAIN "domain_event_subject" AS character varying(16) CHECK (VALUE IN ('order', 'return', 'size', 'product'))`,
     );
+    await q.query(`ALTER TABLE "domain_events" ALTER COLUMN "subject" TYPE "domain_event_subject"`);
+    await q.query(`ALTER TABLE "domain_events" DROP CONSTRAINT "ck_domain_events_subject"`);
   }
 
   public async down(q: QueryRunner): Promise<void> {
     await q.query(
-      `ALTER TABLE "domain_events" ALTER COLUMN "subject" TYPE character varying(16) USING "subject"::text`,
-    );
-    await q.query(`DROP TYPE "public"."domain_events_subject_enum"`);
-    await q.query(
       `ALTER TABLE "domain_events" ADD CONSTRAINT "ck_domain_events_subject" CHECK ("subject" IN ('order', 'return', 'size', 'product'))`,
     );
+    await q.query(`ALTER TABLE "domain_events" ALTER COLUMN "subject" TYPE character varying(16)`);
+    await q.query(`DROP DOMAIN "domain_event_subject"`);
   }
 }
