@@ -51,7 +51,7 @@ export interface EventPart {
  * the same statement. Arguments are SQL expressions of the calling statement.
  */
 export interface DomainEventsSql {
-  /** True when some subscriber wants events of `type` of the brand. */
+  /** True when some subscriber wants events of the brand of one of `types` (SQL text expressions). */
   wanted(brandId: string, types: readonly string[]): string;
   /** The same parts without the subscribers': events recorded, nothing else written (`written` is 0). */
   alone: DomainEventsSql;

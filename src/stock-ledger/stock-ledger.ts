@@ -57,9 +57,9 @@ export const LedgerSql = {
    * `stock = stock + delta` for each locked size of the brand, when `condition` holds; `changes` is
    * a FROM item of (size id, delta), one row a size, and with `withArticles` also of article and
    * storefront_article. Yields the size's new row with its delta (and those), which the stock
-   * events are built from without another join. The sizes are named by an
-   * id array too: joined only to the locked rows, a generic plan made for a small catalog scans
-   * every size of the table to hash-join a few (0.25 ms for 1 000 sizes, an order's fifth).
+   * events are built from without another join. The sizes are named by an id array too: joined
+   * only to the locked rows, a generic plan made for a small catalog scans every size of the
+   * table to hash-join a few (0.25 ms for 1 000 sizes, an order's fifth).
    */
   addDeltas: (p: { locked: string; changes: string; brandId: string; condition?: string; withArticles?: boolean }) =>
     `UPDATE product_sizes s SET stock = s.stock + d.delta,
