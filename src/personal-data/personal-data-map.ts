@@ -110,7 +110,6 @@ export const REVIEWED_NOT_PERSONAL: Readonly<Record<string, string>> = {
   'orders.delivery_pvz_address': 'the delivery point, kept by §17',
   'returns.reason_code': 'a reason code',
   'domain_events.data': 'order events carry no recipient field (orderEventData; the map suite checks)',
-  'domain_events.subject': 'what an event is about (order, return, size or product; its domain allows no other)',
   'webhook_messages.payload': 'the data of the domain events, as above',
   'webhook_attempts.response_body': "a receiver's answer to our message, which carries no recipient field",
   'webhook_attempts.error': 'a connection error',
