@@ -68,7 +68,7 @@ describe('DomainEvents', () => {
     expect(text).toContain(
       '(COALESCE(last.sequence + 1, 1))::int, (GREATEST(domain_event_position(), last.position))::bigint',
     );
-    expect(text).toContain('(o.n)::int, (o.p)::bigint');
+    expect(text).toContain('(o.n)::int, (GREATEST(domain_event_position(), o.p))::bigint');
     expect(text).toContain('(1)::int, (domain_event_position())::bigint');
   });
 

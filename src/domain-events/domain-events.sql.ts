@@ -9,7 +9,7 @@ export type EventDataSql = (sequence: string) => string;
 /**
  * An event's data as the owner of its subject builds it, from the class that describes it: every
  * field but `sequence`, which the append gives (appendCtes). Built in one call with it, instead of
- * adding it to an object built first: a storefront order builds three of these (PERF-27).
+ * adding it to an object built first: a storefront order builds one a size and one more (PERF-27).
  */
 export const eventDataOf =
   <T extends EventData>(fields: SqlFieldsOf<Omit<T, 'sequence'>>): EventDataSql =>
@@ -23,7 +23,10 @@ export interface EventPart {
   type: string;
   /** A jsonb expression over `from`, given the event's `sequence` (eventDataOf). */
   data: EventDataSql;
-  /** A FROM item; each of its rows (where `condition` holds) is one event, of a subject no other row names. */
+  /**
+   * One FROM item (a join tree, not a comma list: the last-event lookup is joined to it); each of
+   * its rows (where `condition` holds) is one event, of a subject no other row names.
+   */
   from: string;
   /** Recorded only when this holds. */
   condition?: string;
@@ -33,11 +36,11 @@ export interface EventPart {
    */
   unlessUnchanged?: boolean;
   /**
-   * The event's sequence and position, when the owner keeps them on the subject's row (read from
-   * the row its own statement updated, the position already raised to at least this transaction's,
-   * `domain_event_position()`): a statement that takes the subject's lock itself reads other
-   * tables with the snapshot it began with, which misses an event committed while it waited.
-   * Otherwise both come from the subject's last event.
+   * The event's sequence and the position below which it may not go, when the owner keeps them on
+   * the subject's row (read from the row its own statement updated): a statement that takes the
+   * subject's lock itself reads other tables with the snapshot it began with, which misses an event
+   * committed while it waited. Otherwise both come from the subject's last event, or, for a
+   * subject created by the statement (`first`), are 1 and this transaction's.
    */
   numbered?: { sequence: string; position: string };
   /** The subject is new in this statement (its INSERT is in it): its event is its first, nothing to look up. */
@@ -94,7 +97,7 @@ function eventRows(p: EventPart): string {
       : undefined,
   ].filter(Boolean);
   const known = p.numbered
-    ? p.numbered
+    ? { sequence: p.numbered.sequence, position: `GREATEST(${POSITION_OF_THIS_TRANSACTION}, ${p.numbered.position})` }
     : p.first
       ? { sequence: '1', position: POSITION_OF_THIS_TRANSACTION }
       : {

@@ -14,7 +14,7 @@ export const testMessageData = (parts: SqlFieldsOf<WebhookTestData>) => jsonbObj
  * all. Arguments are SQL expressions or CTE names of the calling statement.
  */
 export const WebhooksSql = {
-  /** True when the brand has an enabled endpoint subscribed to the event type. */
+  /** True when the brand has an enabled endpoint subscribed to one of the event types (SQL text expressions). */
   hasSubscriber: (brandId: string, types: readonly string[]) =>
     `EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.brand_id = ${brandId} AND w.enabled
               AND (w.event_types && ARRAY[${types.join(', ')}]::text[] OR '*' = ANY (w.event_types)))`,

@@ -27,7 +27,12 @@ describe('keptSecret', () => {
     const file = path.join(dir, 'secret');
     const first = await keptSecret(file, () => 'one\n');
     expect(first).toEqual({ value: 'one', created: true });
-    expect(await keptSecret(file, () => 'two')).toEqual({ value: 'one', created: false });
+    // A kept secret is only read: nothing is made, nothing written beside it.
+    const made = () => {
+      throw new Error('made again');
+    };
+    expect(await keptSecret(file, made)).toEqual({ value: 'one', created: false });
+    expect(await fs.readdir(dir)).toEqual(['secret']);
     await fs.writeFile(file, '');
     await expect(keptSecret(file, () => 'three')).rejects.toThrow(/is empty/);
   });
