@@ -29,6 +29,17 @@ describe('entities and migrations', () => {
     expect(pending.upQueries.map((q) => q.query)).toEqual([]);
   });
 
+  it("keeps an event's subject to its four values by the column's domain", async () => {
+    const insert = (subject: string) =>
+      dataSource.query(
+        `INSERT INTO domain_events (brand_id, subject, subject_id, sequence, type, data) VALUES (1, $1, 1, 1, 'x', '{}')`,
+        [subject],
+      );
+    await expect(insert('bogus')).rejects.toMatchObject({ code: '23514', constraint: 'ck_domain_event_subject' });
+    await insert('size');
+    await dataSource.query(`DELETE FROM domain_events`);
+  });
+
   it('every migration can be reverted and applied again', async () => {
     const count = dataSource.migrations.length;
     for (let i = 0; i < count; i++) await dataSource.undoLastMigration({ transaction: 'each' });

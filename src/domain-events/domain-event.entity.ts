@@ -1,8 +1,7 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
 
 /** What an event can be about: the values the column's domain allows (migration DomainEventSubjectType). */
-export const DOMAIN_EVENT_SUBJECTS = ['order', 'return', 'size', 'product'] as const;
-export type DomainEventSubject = (typeof DOMAIN_EVENT_SUBJECTS)[number];
+export type DomainEventSubject = 'order' | 'return' | 'size' | 'product';
 
 /**
  * What happened to an order, a return, a size's stock or a product, written in the transaction of the change (contract
@@ -19,7 +18,7 @@ export class DomainEventEntity {
   @Column({ name: 'brand_id', type: 'integer' })
   brandId: number;
 
-  /** Of the domain `domain_event_subject` (varchar(16), one of DOMAIN_EVENT_SUBJECTS), which TypeORM reads as its base type. */
+  /** Of the domain `domain_event_subject` (a varchar(16) of DomainEventSubject), which TypeORM reads as its base type. */
   @Column({ type: 'varchar', length: 16 })
   subject: DomainEventSubject;
 
