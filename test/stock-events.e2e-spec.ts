@@ -462,4 +462,49 @@ describe('stock events', () => {
       { numRuns: 6 },
     );
   });
+
+  it('keeps a stock event in columns, with no data; one an earlier build kept as data reads back as it was', async () => {
+    const kept = await withClient(dbUrl(), async (c) => {
+      const rows = await c.query(
+        `SELECT count(*)::int AS n, count(data)::int AS with_data, count(stock_delta)::int AS with_delta
+           FROM domain_events WHERE brand_id = $1 AND type = 'stock.changed'`,
+        [brand],
+      );
+      return rows.rows[0] as { n: number; with_data: number; with_delta: number };
+    });
+    expect(kept.n).toBeGreaterThan(0);
+    expect(kept).toEqual({ n: kept.n, with_data: 0, with_delta: kept.n });
+
+    const other = await suite.fx.brand();
+    const otherReader = await issueKey(suite.fx, other, { permissions: ['stock.read'] });
+    const data = {
+      sizeId: 987654,
+      productId: 4321,
+      article: 'OLD-1',
+      storefrontArticle: null,
+      size: 'XL',
+      delta: -2,
+      stock: 7,
+      reason: 'order',
+      orderId: 55,
+      returnId: null,
+      sequence: 1,
+    };
+    const id = await withClient(dbUrl(), async (c) => {
+      const rows = await c.query(
+        `INSERT INTO domain_events (brand_id, subject, subject_id, type, data, sequence)
+         VALUES ($1, 'size', 987654, 'stock.changed', $2, 1) RETURNING id::int AS id`,
+        [other, data],
+      );
+      return rows.rows[0].id as number;
+    });
+    const read = await eventually(async () => {
+      const events = (await readToEnd(fetcher(otherReader))).events;
+      expect(events).toHaveLength(1);
+      return events;
+    });
+    expect(read.map((e) => ({ id: e.id, data: e.data }))).toEqual([{ id, data }]);
+    const one = await request(http()).get(`/events/${id}`).set(otherReader.headers).expect(200);
+    expect(one.body.data).toEqual(data);
+  });
 });

@@ -1,4 +1,4 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
 /** What an event can be about: the values the column's domain allows (migration DomainEventSubjectType). */
 export type DomainEventSubject = 'order' | 'return' | 'size' | 'product';
@@ -9,7 +9,11 @@ export type DomainEventSubject = 'order' | 'return' | 'size' | 'product';
  * counts one subject's events from 1.
  */
 @Entity('domain_events')
-@Unique('uq_domain_events_sequence', ['subject', 'subjectId', 'sequence'])
+/** Sizes left out: a size's sequence is its row's counter (migration StockEventStorage). */
+@Index('uq_domain_events_sequence', ['subject', 'subjectId', 'sequence'], {
+  unique: true,
+  where: `"subject" <> 'size'`,
+})
 @Index('ix_domain_events_brand_position', ['brandId', 'position', 'id'])
 export class DomainEventEntity {
   @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'BY DEFAULT' })
@@ -39,8 +43,36 @@ export class DomainEventEntity {
   @Column({ type: 'varchar', length: 64 })
   type: string;
 
-  @Column({ type: 'jsonb' })
-  data: Record<string, unknown>;
+  /** NULL for a `stock.changed` event, whose data is in the `stock_*` columns (stock-event-columns.ts). */
+  @Column({ type: 'jsonb', nullable: true })
+  data: Record<string, unknown> | null;
+
+  @Column({ name: 'stock_product_id', type: 'integer', nullable: true })
+  stockProductId: number | null;
+
+  @Column({ name: 'stock_article', type: 'text', nullable: true })
+  stockArticle: string | null;
+
+  @Column({ name: 'stock_storefront_article', type: 'text', nullable: true })
+  stockStorefrontArticle: string | null;
+
+  @Column({ name: 'stock_size', type: 'text', nullable: true })
+  stockSize: string | null;
+
+  @Column({ name: 'stock_delta', type: 'integer', nullable: true })
+  stockDelta: number | null;
+
+  @Column({ name: 'stock_after', type: 'integer', nullable: true })
+  stockAfter: number | null;
+
+  @Column({ name: 'stock_reason', type: 'text', nullable: true })
+  stockReason: string | null;
+
+  @Column({ name: 'stock_order_id', type: 'integer', nullable: true })
+  stockOrderId: number | null;
+
+  @Column({ name: 'stock_return_id', type: 'integer', nullable: true })
+  stockReturnId: number | null;
 
   @CreateDateColumn({ name: 'occurred_at', type: 'timestamptz' })
   occurredAt: Date;

@@ -72,6 +72,40 @@ describe('DomainEvents', () => {
     expect(text).toContain('(1)::int, (domain_event_position())::bigint');
   });
 
+  it("keeps a stock event's data in its columns, which the other events leave empty, and gives subscribers it whole", () => {
+    const stock: EventPart = {
+      subject: 'size',
+      brandId: 'u.brand_id',
+      subjectId: 'u.id',
+      type: `'stock.changed'`,
+      stock: {
+        productId: 'u.product_id',
+        article: 'u.article',
+        storefrontArticle: 'u.storefront_article',
+        size: 'u.name',
+        delta: 'u.delta',
+        stock: 'u.stock',
+        reason: `'order'`,
+        orderId: 'NULL',
+        returnId: 'NULL',
+      },
+      from: 'updated AS u',
+      numbered: { sequence: 'u.n', position: 'u.p' },
+    };
+    const text = new DomainEvents().sql.append([part, stock]);
+    expect(text).toContain('position, stock_product_id, stock_article, stock_storefront_article, stock_size,');
+    expect(text).toMatch(/'size'::text, \(u\.id\)::int, \('stock\.changed'\)::text, NULL::jsonb,/);
+    expect(text).toContain('(u.product_id)::int, (u.article)::text, (u.storefront_article)::text, (u.name)::text');
+    expect(text).toMatch(/::bigint, NULL::int, NULL::text, NULL::text, NULL::text, NULL::int/);
+    expect(new DomainEvents().sql.append(part)).not.toContain('stock_');
+
+    const events = new DomainEvents();
+    events.subscribe(subscriber('a'));
+    expect(events.sql.append(stock)).toContain(
+      "RETURNING e.id, e.brand_id, e.type, COALESCE(e.data, jsonb_build_object('sizeId', e.subject_id, 'productId', e.stock_product_id,",
+    );
+  });
+
   it('records a state left as it was only when asked to record every change', () => {
     const text = new DomainEvents().sql.append({ ...part, unlessUnchanged: true });
     expect(text).toContain("IS DISTINCT FROM (SELECT e.data - 'sequence' FROM domain_events e");

@@ -2,6 +2,7 @@ import { jsonbObjectOf, type SqlFieldsOf } from '../database/json-object.sql';
 import type { DomainEventSubject } from './domain-event.entity';
 import type { DomainEventSubscriber } from './domain-event-subscriber';
 import type { EventData } from './dto/event-data';
+import { eventDataSql, STOCK_EVENT_COLUMNS, stockColumnValues, type StockEventValues } from './stock-event-columns';
 
 /** An event's data (jsonb) given the SQL expression of its sequence, which it carries with the rest. */
 export type EventDataSql = (sequence: string) => string;
@@ -16,13 +17,11 @@ export const eventDataOf =
   (sequence) =>
     jsonbObjectOf<EventData>({ ...fields, sequence });
 
-export interface EventPart {
+interface EventPartBase {
   subject: DomainEventSubject;
   brandId: string;
   subjectId: string;
   type: string;
-  /** A jsonb expression over `from`, given the event's `sequence` (eventDataOf). */
-  data: EventDataSql;
   /**
    * One FROM item (a join tree, not a comma list: the last-event lookup is joined to it); each of
    * its rows (where `condition` holds) is one event, of a subject no other row names.
@@ -46,6 +45,21 @@ export interface EventPart {
   /** The subject is new in this statement (its INSERT is in it): its event is its first, nothing to look up. */
   first?: boolean;
 }
+
+/** Events whose data is a jsonb expression over `from`, given the event's `sequence` (eventDataOf). */
+interface JsonEventPart extends EventPartBase {
+  data: EventDataSql;
+  stock?: never;
+}
+
+/** `stock.changed` events, whose data is kept in columns (stock-event-columns.ts): never unchanged, always numbered. */
+interface StockEventPart extends EventPartBase {
+  stock: StockEventValues;
+  data?: never;
+  unlessUnchanged?: never;
+}
+
+export type EventPart = JsonEventPart | StockEventPart;
 
 /**
  * The domain events' statement parts (contract §10): the owner of a subject appends its events
@@ -88,10 +102,10 @@ const lookedUp = (p: EventPart) => !p.numbered && !p.first;
  * A part whose owner knows the numbers (numbered, first) costs no lookup; any other reads its
  * subject's last event.
  */
-function eventRows(p: EventPart): string {
+function eventRows(p: EventPart, withStock: boolean): string {
   const conditions = [
     p.condition,
-    p.unlessUnchanged
+    p.unlessUnchanged && p.data
       ? `${p.data('NULL')} - 'sequence' IS DISTINCT FROM (SELECT e.data - 'sequence' FROM domain_events e
                 WHERE e.subject = '${p.subject}' AND e.subject_id = ${p.subjectId} ORDER BY e.sequence DESC LIMIT 1)`
       : undefined,
@@ -110,8 +124,14 @@ function eventRows(p: EventPart): string {
                LEFT JOIN LATERAL (SELECT e.sequence, e.position FROM domain_events e
                                    WHERE e.subject = '${p.subject}' AND e.subject_id = (${p.subjectId})
                                    ORDER BY e.sequence DESC LIMIT 1) AS last ON true`;
-  return `SELECT (${p.brandId})::int, '${p.subject}'::text, (${p.subjectId})::int, (${p.type})::text, ${p.data(`(${known.sequence})::int`)},
-                 (${known.sequence})::int, (${known.position})::bigint
+  const data = p.data ? p.data(`(${known.sequence})::int`) : 'NULL::jsonb';
+  const stock = withStock
+    ? stockColumnValues(p.stock ?? null)
+        .map((v) => `, ${v}`)
+        .join('')
+    : '';
+  return `SELECT (${p.brandId})::int, '${p.subject}'::text, (${p.subjectId})::int, (${p.type})::text, ${data},
+                 (${known.sequence})::int, (${known.position})::bigint${stock}
           FROM ${p.from}${last}${conditions.length ? ` WHERE ${conditions.join(' AND ')}` : ''}`;
 }
 
@@ -124,16 +144,28 @@ export function domainEventsSql(subscribers: readonly DomainEventSubscriber[]): 
     get alone() {
       return subscribers.length ? domainEventsSql([]) : sql;
     },
-    appendCtes: (parts) =>
-      [
+    appendCtes: (parts) => {
+      const all = [parts].flat();
+      const columns = [
+        ...['brand_id', 'subject', 'subject_id', 'type', 'data', 'sequence', 'position'],
+        ...(all.some((p) => p.stock) ? STOCK_EVENT_COLUMNS : []),
+      ].join(', ');
+      return [
         `domain_event AS (
-       INSERT INTO domain_events (brand_id, subject, subject_id, type, data, sequence, position)
-       SELECT ev.brand_id, ev.subject, ev.subject_id, ev.type, ev.data, ev.sequence, ev.position
-         FROM (${[parts].flat().map(eventRows).join('\n         UNION ALL ')})
-              AS ev(brand_id, subject, subject_id, type, data, sequence, position)${[parts].flat().some(lookedUp) ? '\n        ORDER BY ev.subject, ev.subject_id' : ''}${subscribers.length ? '\n       RETURNING id, brand_id, type, data, occurred_at' : ''}
+       INSERT INTO domain_events AS e (${columns})
+       SELECT * FROM (${all
+         .map((p) =>
+           eventRows(
+             p,
+             all.some((q) => q.stock),
+           ),
+         )
+         .join('\n         UNION ALL ')})
+              AS ev(${columns})${all.some(lookedUp) ? '\n        ORDER BY ev.subject, ev.subject_id' : ''}${subscribers.length ? `\n       RETURNING e.id, e.brand_id, e.type, ${eventDataSql('e')} AS data, e.occurred_at` : ''}
      )`,
         ...subscribers.map((s) => s.ctes('domain_event')),
-      ].join(',\n     '),
+      ].join(',\n     ');
+    },
     written,
     append: (parts) => `WITH ${sql.appendCtes(parts)} SELECT ${written} AS written`,
   };

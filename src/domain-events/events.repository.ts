@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { isoTimestampSql } from '../database/iso-timestamp.sql';
 import type { EventCursor } from './event-cursor';
+import { eventDataSql } from './stock-event-columns';
 
 export interface EventRow {
   id: string;
@@ -14,7 +15,7 @@ export interface EventRow {
   position: string;
 }
 
-const COLUMNS = `id, brand_id, type, data, ${isoTimestampSql('occurred_at')} AS occurred_at, position`;
+const COLUMNS = `e.id, e.brand_id, e.type, ${eventDataSql('e')} AS data, ${isoTimestampSql('e.occurred_at')} AS occurred_at, e.position`;
 
 /**
  * The readers' horizon (contract §16): every transaction with an id below the oldest one this
@@ -36,18 +37,18 @@ export class EventsRepository {
   /** Up to `limit` of the brand's events of `types` after `after`, in stream order, below the horizon. */
   page(brandId: number, types: string[], after: EventCursor, limit: number): Promise<EventRow[]> {
     return this.db.query(
-      `SELECT ${COLUMNS} FROM domain_events
-        WHERE brand_id = $1 AND type = ANY ($2::text[])
-          AND (position, id) > ($3::bigint, $4::bigint)
-          AND position < ${HORIZON}
-        ORDER BY position, id
+      `SELECT ${COLUMNS} FROM domain_events e
+        WHERE e.brand_id = $1 AND e.type = ANY ($2::text[])
+          AND (e.position, e.id) > ($3::bigint, $4::bigint)
+          AND e.position < ${HORIZON}
+        ORDER BY e.position, e.id
         LIMIT $5`,
       [brandId, types, after.position, after.id, limit],
     );
   }
 
   async byId(id: number): Promise<EventRow | null> {
-    const rows: EventRow[] = await this.db.query(`SELECT ${COLUMNS} FROM domain_events WHERE id = $1`, [id]);
+    const rows: EventRow[] = await this.db.query(`SELECT ${COLUMNS} FROM domain_events e WHERE e.id = $1`, [id]);
     return rows[0] ?? null;
   }
 }

@@ -2,13 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { DomainEvents } from '../domain-events/domain-events';
-import { eventDataOf, type DomainEventsSql, type EventPart } from '../domain-events/domain-events.sql';
+import type { DomainEventsSql, EventPart } from '../domain-events/domain-events.sql';
 import { AppError } from '../common/errors/app-error';
 import { ErrorText } from '../common/errors/error-texts';
 import { isOutOfRange } from '../common/errors/pg-errors';
 import { PreparedStatements, type Prepared } from '../database/prepared';
-import type { StockChangedData } from './dto/stock-changed-data';
-import type { StockReason } from './stock-movement.entity';
+import type { StockReason } from './dto/stock-reason';
 
 export interface StockChange {
   sizeId: number;
@@ -86,18 +85,17 @@ export const LedgerSql = {
     brandId: p.brandId,
     subjectId: 'u.id',
     type: `'stock.changed'`,
-    data: eventDataOf<StockChangedData>({
-      sizeId: 'u.id',
+    stock: {
       productId: 'u.product_id',
       article: `${p.withArticles ? 'u' : 'pa'}.article`,
       storefrontArticle: `${p.withArticles ? 'u' : 'pa'}.storefront_article`,
       size: 'u.name',
       delta: 'u.delta',
       stock: 'u.stock',
-      reason: `(${p.cause.reason})::text`,
-      orderId: `(${p.cause.orderId})::int`,
-      returnId: `(${p.cause.returnId})::int`,
-    }),
+      reason: p.cause.reason,
+      orderId: p.cause.orderId,
+      returnId: p.cause.returnId,
+    },
     from: `${p.updated} AS u${
       p.withArticles
         ? ''

@@ -1,7 +1,5 @@
 import { Check, Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
-
-export const STOCK_REASONS = ['initial', 'order', 'acceptance', 'adjustment', 'return', 'cancellation'] as const;
-export type StockReason = (typeof STOCK_REASONS)[number];
+import type { StockReason } from './dto/stock-reason';
 
 /**
  * The stock ledger: append-only; a size's stock is the sum of its deltas. Its rows point at the

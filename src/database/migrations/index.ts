@@ -24,6 +24,7 @@ import { SizeStockEvents1763771900000 } from './1763771900000-size-stock-events'
 import { LeanWebhookSuccesses1763771950000 } from './1763771950000-lean-webhook-successes';
 import { PersonalData1763772100000 } from './1763772100000-personal-data';
 import { DomainEventSubjectType1763772200000 } from './1763772200000-domain-event-subject-type';
+import { StockEventStorage1763772300000 } from './1763772300000-stock-event-storage';
 
 /** Every migration, in order. A new migration is added here as well as in its own file. */
 export const migrations = [
@@ -53,4 +54,5 @@ export const migrations = [
   LeanWebhookSuccesses1763771950000,
   PersonalData1763772100000,
   DomainEventSubjectType1763772200000,
+  StockEventStorage1763772300000,
 ];

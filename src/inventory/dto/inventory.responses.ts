@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { STOCK_REASONS, type StockReason } from '../../stock-ledger/stock-movement.entity';
+import { STOCK_REASONS, type StockReason } from '../../stock-ledger/dto/stock-reason';
 
 export class StockItem {
   @ApiProperty() productId: number;

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { EventData } from '../../domain-events/dto/event-data';
-import { STOCK_REASONS, type StockReason } from '../stock-movement.entity';
+import { STOCK_REASONS, type StockReason } from './stock-reason';
 
 /** The data of `stock.changed` (contract §16): one size's net change in one transaction. */
 export class StockChangedData extends EventData {
