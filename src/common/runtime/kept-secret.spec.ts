@@ -8,7 +8,10 @@ describe('keptSecret', () => {
   beforeEach(async () => {
     dir = await fs.mkdtemp(path.join(os.tmpdir(), 'kept-secret-'));
   });
-  afterEach(() => fs.rm(dir, { recursive: true, force: true }));
+  afterEach(async () => {
+    jest.restoreAllMocks();
+    await fs.rm(dir, { recursive: true, force: true });
+  });
 
   it('makes one value for many concurrent first readers, every one of them reading it whole', async () => {
     const file = path.join(dir, 'nested', 'secret');
@@ -35,5 +38,23 @@ describe('keptSecret', () => {
     expect(await fs.readdir(dir)).toEqual(['secret']);
     await fs.writeFile(file, '');
     await expect(keptSecret(file, () => 'three')).rejects.toThrow(/is empty/);
+  });
+
+  it('creates the file exclusively where the filesystem has no hard links, still one value for all', async () => {
+    jest.spyOn(fs, 'link').mockRejectedValue(Object.assign(new Error('no links here'), { code: 'EPERM' }));
+    const file = path.join(dir, 'secret');
+    let made = 0;
+    const results = await Promise.all(Array.from({ length: 20 }, () => keptSecret(file, () => `value-${++made}`)));
+    expect(new Set(results.map((r) => r.value)).size).toBe(1);
+    expect(results.filter((r) => r.created)).toHaveLength(1);
+    expect(await fs.readdir(dir)).toEqual(['secret']);
+    expect((await fs.stat(file)).mode & 0o777).toBe(0o600);
+  });
+
+  it('fails on any other error of the link, leaving no draft behind', async () => {
+    jest.spyOn(fs, 'link').mockRejectedValue(Object.assign(new Error('disk gone'), { code: 'EIO' }));
+    const file = path.join(dir, 'secret');
+    await expect(keptSecret(file, () => 'one')).rejects.toThrow('disk gone');
+    expect(await fs.readdir(dir)).toEqual([]);
   });
 });
