@@ -98,8 +98,8 @@ const POSITION_OF_THIS_TRANSACTION = 'domain_event_position()';
 const lookedUp = (p: EventPart) => !p.numbered && !p.first;
 
 /**
- * One part's events as rows of (brand_id, subject, subject_id, type, data, sequence, position).
- * A part whose owner knows the numbers (numbered, first) costs no lookup; any other reads its
+ * One part's events as rows of (brand_id, subject, subject_id, type, data, sequence, position),
+ * and `withStock` the stock columns (NULL but for a stock part). A part whose owner knows the numbers (numbered, first) costs no lookup; any other reads its
  * subject's last event.
  */
 function eventRows(p: EventPart, withStock: boolean): string {
@@ -125,13 +125,9 @@ function eventRows(p: EventPart, withStock: boolean): string {
                                    WHERE e.subject = '${p.subject}' AND e.subject_id = (${p.subjectId})
                                    ORDER BY e.sequence DESC LIMIT 1) AS last ON true`;
   const data = p.data ? p.data(`(${known.sequence})::int`) : 'NULL::jsonb';
-  const stock = withStock
-    ? stockColumnValues(p.stock ?? null)
-        .map((v) => `, ${v}`)
-        .join('')
-    : '';
+  const stock = withStock ? stockColumnValues(p.stock ?? null).map((v) => `, ${v}`) : [];
   return `SELECT (${p.brandId})::int, '${p.subject}'::text, (${p.subjectId})::int, (${p.type})::text, ${data},
-                 (${known.sequence})::int, (${known.position})::bigint${stock}
+                 (${known.sequence})::int, (${known.position})::bigint${stock.join('')}
           FROM ${p.from}${last}${conditions.length ? ` WHERE ${conditions.join(' AND ')}` : ''}`;
 }
 
@@ -146,22 +142,18 @@ export function domainEventsSql(subscribers: readonly DomainEventSubscriber[]): 
     },
     appendCtes: (parts) => {
       const all = [parts].flat();
+      const withStock = all.some((p) => p.stock);
       const columns = [
         ...['brand_id', 'subject', 'subject_id', 'type', 'data', 'sequence', 'position'],
-        ...(all.some((p) => p.stock) ? STOCK_EVENT_COLUMNS : []),
+        ...(withStock ? STOCK_EVENT_COLUMNS : []),
       ].join(', ');
+      const rows = all.map((p) => eventRows(p, withStock)).join('\n         UNION ALL ');
+      const returning = `\n       RETURNING e.id, e.brand_id, e.type, ${eventDataSql('e')} AS data, e.occurred_at`;
       return [
         `domain_event AS (
        INSERT INTO domain_events AS e (${columns})
-       SELECT * FROM (${all
-         .map((p) =>
-           eventRows(
-             p,
-             all.some((q) => q.stock),
-           ),
-         )
-         .join('\n         UNION ALL ')})
-              AS ev(${columns})${all.some(lookedUp) ? '\n        ORDER BY ev.subject, ev.subject_id' : ''}${subscribers.length ? `\n       RETURNING e.id, e.brand_id, e.type, ${eventDataSql('e')} AS data, e.occurred_at` : ''}
+       SELECT * FROM (${rows})
+              AS ev(${columns})${all.some(lookedUp) ? '\n        ORDER BY ev.subject, ev.subject_id' : ''}${subscribers.length ? returning : ''}
      )`,
         ...subscribers.map((s) => s.ctes('domain_event')),
       ].join(',\n     ');
