@@ -59,7 +59,7 @@ describe('DomainEvents', () => {
   it('records the rows of several parts in one insert, looking up only the subjects whose numbers it does not know', () => {
     const text = new DomainEvents().sql.append([
       part,
-      { ...part, subject: 'size', numbered: { sequence: 'o.n', position: 'o.p' } },
+      { ...part, subject: 'product', numbered: { sequence: 'o.n', position: 'o.p' } },
       { ...part, first: true },
     ]);
     expect(text.match(/INSERT INTO domain_events/g)).toHaveLength(1);

@@ -46,15 +46,24 @@ interface EventPartBase {
   first?: boolean;
 }
 
-/** Events whose data is a jsonb expression over `from`, given the event's `sequence` (eventDataOf). */
+/**
+ * Events whose data is a jsonb expression over `from`, given the event's `sequence` (eventDataOf).
+ * Not of a size: the unique key of sequences leaves sizes out (migration StockEventStorage).
+ */
 interface JsonEventPart extends EventPartBase {
+  subject: Exclude<DomainEventSubject, 'size'>;
   data: EventDataSql;
   stock?: never;
 }
 
-/** `stock.changed` events, whose data is kept in columns (stock-event-columns.ts): never unchanged, always numbered. */
+/**
+ * A size's `stock.changed` events, whose data is kept in columns (stock-event-columns.ts), numbered
+ * by the size's row: no size's last event is looked up, and no unique key backs its sequences.
+ */
 interface StockEventPart extends EventPartBase {
+  subject: 'size';
   stock: StockEventValues;
+  numbered: NonNullable<EventPartBase['numbered']>;
   data?: never;
   unlessUnchanged?: never;
 }
@@ -75,7 +84,8 @@ export interface DomainEventsSql {
   /**
    * CTEs appending the events the parts yield, each numbered and positioned after its subject's
    * last (the caller holds each subject's row lock, so numbers never collide, the unique key
-   * backing that up, and the last event's transaction has ended or is this one), and the
+   * backing that up but for sizes, numbered by their row's counter under that lock, and the last
+   * event's transaction has ended or is this one), and the
    * subscribers' writes for them. One call a statement: its CTE names are fixed.
    */
   appendCtes(parts: EventPart | readonly EventPart[]): string;
@@ -99,8 +109,8 @@ const lookedUp = (p: EventPart) => !p.numbered && !p.first;
 
 /**
  * One part's events as rows of (brand_id, subject, subject_id, type, data, sequence, position),
- * and `withStock` the stock columns (NULL but for a stock part). A part whose owner knows the numbers (numbered, first) costs no lookup; any other reads its
- * subject's last event.
+ * and with `withStock` the stock columns (NULL but for a stock part). A part whose owner knows
+ * the numbers (numbered, first) costs no lookup; any other reads its subject's last event.
  */
 function eventRows(p: EventPart, withStock: boolean): string {
   const conditions = [

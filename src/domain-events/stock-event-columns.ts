@@ -8,7 +8,7 @@ import type { StockChangedData } from '../stock-ledger/dto/stock-changed-data';
 export type StockEventValues = SqlFieldsOf<Omit<StockChangedData, 'sizeId' | 'sequence'>>;
 
 /**
- * Where domain_events keeps each of them, and its type (migration StockEventColumns): a storefront
+ * Where domain_events keeps each of them, and its type (migration StockEventStorage): a storefront
  * order writes a stock event a size, and typed columns cost PostgreSQL far less to write than a
  * jsonb built for each (docs/performance.md, PERF-28). `data` is NULL for these events.
  */

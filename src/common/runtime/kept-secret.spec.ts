@@ -57,4 +57,19 @@ describe('keptSecret', () => {
     await expect(keptSecret(file, () => 'one')).rejects.toThrow('disk gone');
     expect(await fs.readdir(dir)).toEqual([]);
   });
+
+  it('removes a file it could not write whole where it had no hard links, so the next start makes one', async () => {
+    jest.spyOn(fs, 'link').mockRejectedValue(Object.assign(new Error('no links here'), { code: 'ENOTSUP' }));
+    const open = fs.open.bind(fs);
+    const file = path.join(dir, 'secret');
+    jest.spyOn(fs, 'open').mockImplementation(async (target, flags, mode) => {
+      const handle = await open(target, flags, mode);
+      if (target === file) jest.spyOn(handle, 'sync').mockRejectedValue(new Error('disk full'));
+      return handle;
+    });
+    await expect(keptSecret(file, () => 'one')).rejects.toThrow('disk full');
+    expect(await fs.readdir(dir)).toEqual([]);
+    jest.restoreAllMocks();
+    expect(await keptSecret(file, () => 'two')).toEqual({ value: 'two', created: true });
+  });
 });

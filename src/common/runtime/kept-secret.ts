@@ -30,6 +30,7 @@ export async function keptSecret(file: string, make: () => string): Promise<{ va
       if (!NO_HARD_LINKS.has(error.code ?? '')) throw error;
       return writeFlushed(file, value);
     });
+    await syncFolder(path.dirname(file));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     created = false;
@@ -39,12 +40,31 @@ export async function keptSecret(file: string, make: () => string): Promise<{ va
   return { value: (await readSecret(file))!, created };
 }
 
-/** Creates `file` (failing when it exists) with `value`, on disk before it returns. */
+/**
+ * Creates `file` (failing when it exists) with `value`, on disk before it returns; a file it could
+ * not write whole is removed, so no later start finds it empty or cut.
+ */
 async function writeFlushed(file: string, value: string): Promise<void> {
   const handle = await fs.open(file, 'wx', 0o600);
   try {
     await handle.writeFile(value);
     await handle.sync();
+  } catch (error) {
+    await handle.close();
+    await fs.rm(file, { force: true });
+    throw error;
+  }
+  await handle.close();
+}
+
+/** Flushes a folder's entries, so a secret linked into it outlives a crash; where a folder cannot be opened, skipped. */
+async function syncFolder(folder: string): Promise<void> {
+  const handle = await fs.open(folder, 'r').catch(() => undefined);
+  if (!handle) return;
+  try {
+    await handle.sync();
+  } catch {
+    // Some filesystems refuse fsync on a folder; the file itself is flushed already.
   } finally {
     await handle.close();
   }
