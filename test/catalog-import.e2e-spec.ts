@@ -50,7 +50,15 @@ describe('catalog import and export', () => {
   };
 
   beforeAll(async () => {
-    s = await openSuite({ env: { RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000' } });
+    // No background workers: their polls would count among an import's statements (the set-based case).
+    s = await openSuite({
+      env: {
+        RATE_LIMIT_PER_SECOND: '100000',
+        RATE_LIMIT_BURST: '100000',
+        WEBHOOK_WORKER: 'false',
+        OUTBOX_WORKER: 'false',
+      },
+    });
     brand = await s.fx.brand();
     writer = await issueKey(s.fx, brand, { permissions: ['products.write', 'products.read'] });
   });
