@@ -40,6 +40,21 @@ describe('entities and migrations', () => {
     await dataSource.query(`DELETE FROM domain_events`);
   });
 
+  it("keeps each subject's sequences unique but a size's, which its row's counter numbers", async () => {
+    const insert = (subject: string) =>
+      dataSource.query(
+        `INSERT INTO domain_events (brand_id, subject, subject_id, sequence, type, data) VALUES (1, $1, 1, 1, 'x', '{}')`,
+        [subject],
+      );
+    for (const subject of ['order', 'return', 'product']) {
+      await insert(subject);
+      await expect(insert(subject)).rejects.toMatchObject({ code: '23505', constraint: 'uq_domain_events_sequence' });
+    }
+    await insert('size');
+    await insert('size');
+    await dataSource.query(`DELETE FROM domain_events`);
+  });
+
   it('every migration can be reverted and applied again', async () => {
     const count = dataSource.migrations.length;
     for (let i = 0; i < count; i++) await dataSource.undoLastMigration({ transaction: 'each' });
