@@ -7,8 +7,11 @@
  * before a change. SCENARIO: site_me (default), admin_list, webhook_unique or webhook_dup30.
  * AB_TURNS pairs of turns (default 12) of AB_SECONDS each (default 3); AB_TURNS_OUT=1 prints each
  * turn's CPU. This checkout is B. BENCH_METRICS=1 runs both with metrics on (where the build has
- * them), BENCH_METRICS=B only this checkout's, to measure what they cost.
+ * them), BENCH_METRICS=B only this checkout's, to measure what they cost. AB_BOTH_WAYS=1 then runs
+ * the other checkout's bench:ab against this one and prints √(B/A ÷ swapped B/A): the run favours
+ * one side by a few per cent, whichever build it is (docs/performance.md, Method).
  */
+import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { processCpuMs } from './cpu-meter';
@@ -42,10 +45,38 @@ async function turn(side: Side, next: NextRequest): Promise<void> {
   if (before !== undefined && after !== undefined) side.cpuUs.push(((after - before) * 1000) / answered);
 }
 
+const MEDIAN_LINE = /^B\/A req\/s turn by turn: median ([\d.]+)/m;
+
 async function main(): Promise<void> {
   const other = process.argv[2];
   const scenario = process.argv[3] ?? 'site_me';
   if (!other) throw new Error('usage: npm run bench:ab -- OTHER_CHECKOUT [SCENARIO]');
+  const ratio = await sideBySide(other, scenario);
+  if (process.env.AB_BOTH_WAYS === '1') bothWays(other, scenario, ratio);
+}
+
+/**
+ * The other checkout's bench:ab with this one as its A (its own build of this one is the one
+ * `npm run bench:ab` just made), and the two medians taken together.
+ */
+function bothWays(other: string, scenario: string, ratio: number): void {
+  process.stdout.write(`\nswapped: B = ${other}, A = this checkout\n`);
+  const env = { ...process.env, AB_BOTH_WAYS: '0' };
+  const swapped = spawnSync(
+    process.execPath,
+    [require.resolve('ts-node/dist/bin'), '--transpile-only', 'bench/side-by-side.ts', process.cwd(), scenario],
+    { cwd: path.resolve(other), env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  process.stdout.write(swapped.stdout);
+  const median = MEDIAN_LINE.exec(swapped.stdout)?.[1];
+  if (swapped.status !== 0 || !median) throw new Error(`the swapped run failed (exit ${swapped.status})`);
+  process.stdout.write(
+    `\nboth ways, this checkout over ${other}: √(${ratio.toFixed(3)} ÷ ${median}) = ${Math.sqrt(ratio / Number(median)).toFixed(3)}\n`,
+  );
+}
+
+/** One run, this checkout as B; returns the median B/A req/s of its turns. */
+async function sideBySide(other: string, scenario: string): Promise<number> {
   // Each checkout's bench starts its own dist/main.js.
   const { startService: startOther } = createRequire(__filename)(path.resolve(other, 'bench/service-process')) as {
     startService: typeof startService;
@@ -100,6 +131,7 @@ async function main(): Promise<void> {
     process.stdout.write(
       `B/A req/s turn by turn: median ${median(ratios).toFixed(3)}, quartiles ${ratios[Math.floor(TURNS / 4)].toFixed(3)}–${ratios[Math.floor((3 * TURNS) / 4)].toFixed(3)}\n`,
     );
+    return median(ratios);
   } finally {
     await stopService(a);
     await stopService(b);
