@@ -36,6 +36,7 @@ const HOSTILE_IDS = [
   '2147483648',
   '%C3%BC',
 ];
+/** Query values as decoded: the fuzz encodes each (NUL goes out as `%00`). */
 const HOSTILE_QUERY = [
   '',
   '1e2',
@@ -44,6 +45,8 @@ const HOSTILE_QUERY = [
   '05',
   '-1',
   '1.5',
+  '\u0000',
+  'T-1\u0000x',
   '%00',
   'abc',
   '9'.repeat(25),
@@ -220,6 +223,19 @@ describe('every route in the OpenAPI document, fuzzed', () => {
         }),
         { numRuns: 60 },
       );
+    }
+  });
+
+  it('answers a NUL in each query parameter of each operation with a 400 or what the route answers anyway', async () => {
+    for (const op of operations) {
+      for (const { name } of op.query) {
+        let path = op.path;
+        for (const param of op.pathParams) path = path.replace(`{${param}}`, (ids[param] ?? ['1'])[0]);
+        const url = `${path}?${encodeURIComponent(name)}=a%00b`;
+        const response = await request(s.t.http)[op.method](url).set(headersFor(op, undefined));
+        expect(`${op.method.toUpperCase()} ${url} → ${response.status}`).not.toMatch(/→ 5\d\d$/);
+        if (response.status === 400) expect(response.body.details).toContain(`${name} must not contain NUL characters`);
+      }
     }
   });
 

@@ -137,6 +137,19 @@ describe('createValidationPipe on queries', () => {
     }
   });
 
+  it('refuses a query text holding NUL, in any parameter, a list or a parameter read alone', async () => {
+    const pipe = createValidationPipe();
+    const refused = { details: ['tag must not contain NUL characters'] };
+    await expect(pipe.transform({ tag: ['a', 'b\u0000'] }, asQuery(TagsQuery))).rejects.toMatchObject(refused);
+    await expect(pipe.transform({ tag: 'x'.repeat(600) + '\u0000' }, asQuery(TagsQuery))).rejects.toMatchObject(
+      refused,
+    );
+    await expect(pipe.transform('\u0000', { type: 'query', metatype: String, data: 'tag' })).rejects.toMatchObject(
+      refused,
+    );
+    expect(await pipe.transform({ tag: ['a', 'b'] }, asQuery(TagsQuery))).toEqual({ tag: ['a', 'b'] });
+  });
+
   it('hands out a fresh array each time for a query DTO with one', async () => {
     const pipe = createValidationPipe();
     const first = (await pipe.transform({ tag: ['a', 'b'] }, asQuery(TagsQuery))) as TagsQuery;

@@ -1,5 +1,6 @@
 import { ArgumentMetadata, Type, ValidationError, ValidationPipe } from '@nestjs/common';
 import { AppError } from '../errors/app-error';
+import { ErrorText } from '../errors/error-texts';
 import { isPlainJsonBody } from '../http/json-body';
 import { QueryVerdicts } from './query-verdicts';
 import { cacheValidationMetadata } from './validation-metadata-cache';
@@ -33,7 +34,9 @@ export function flattenValidationErrors(errors: ValidationError[], prefix = ''):
  * parser produced and found free of such keys (isPlainJsonBody) has nothing either walk would
  * change, JSON having no sparse arrays (docs/performance.md, PERF-8).
  *
- * A query DTO is validated once per distinct query string (QueryVerdicts).
+ * A query DTO is validated once per distinct query string (QueryVerdicts). A query text holding
+ * NUL is refused first, whatever the parameter: PostgreSQL cannot store or compare one (a body's
+ * texts are checked by the JSON parser), and a remembered query never holds one.
  */
 class StrictValidationPipe extends ValidationPipe {
   private readonly queries = new QueryVerdicts();
@@ -41,9 +44,13 @@ class StrictValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     const { type, metatype } = metadata;
     const key = type === 'query' && metatype ? this.queries.keyOf(value) : undefined;
-    if (key === undefined) return super.transform(value, metadata);
+    if (key === undefined) {
+      if (type === 'query') refuseNul(value, metadata.data ?? 'query');
+      return super.transform(value, metadata);
+    }
     const known = this.queries.recall(metatype as Type<object>, key);
     if (known !== undefined) return known;
+    refuseNul(value, metadata.data ?? 'query');
     const dto = (await super.transform(value, metadata)) as unknown;
     this.queries.remember(metatype as Type<object>, key, dto);
     return dto;
@@ -61,6 +68,19 @@ class StrictValidationPipe extends ValidationPipe {
     if (!isPlainJsonBody(value)) super.closeArrayGaps(value);
   }
 }
+
+/** A query's parameters (an object of texts or lists of texts, or one parameter's text) with no NUL in them. */
+function refuseNul(value: unknown, name: string): void {
+  if (typeof value === 'string') {
+    if (value.includes('\u0000')) throw AppError.badRequest([ErrorText.nulInText(name)]);
+  } else if (Array.isArray(value)) {
+    for (const item of value) refuseNul(item, name);
+  } else if (value !== null && typeof value === 'object') {
+    for (const [field, item] of Object.entries(value)) refuseNul(item, metadataPath(name, field));
+  }
+}
+
+const metadataPath = (name: string, field: string) => (name === 'query' ? field : `${name}.${field}`);
 
 export function createValidationPipe(): ValidationPipe {
   cacheValidationMetadata();
