@@ -236,6 +236,15 @@ describe('the events API', () => {
       expect(stock.body.error).toBe(ErrorText.missingPermission('stock.read'));
       const none = await get('/events', writerOnly).expect(403);
       expect(none.body.error).toBe(ErrorText.missingPermission('orders.read'));
+      // One that may read no family is told what the types it asked for need.
+      for (const [types, permission] of [
+        ['stock.*', 'stock.read'],
+        ['product.created', 'products.read'],
+        ['return.*', 'returns.read'],
+      ]) {
+        const refused = await get(`/events?types=${types}`, writerOnly).expect(403);
+        expect(refused.body.error).toBe(ErrorText.missingPermission(permission));
+      }
     });
 
     it('takes limit 1–500 as canonical integers and only cursors it wrote', async () => {
@@ -272,7 +281,9 @@ describe('the events API', () => {
       const returnEvent = all.find((e) => e.type.startsWith('return.'))!;
       const denied = await get(`/events/${returnEvent.id}`, orderReader).expect(403);
       expect(denied.body.error).toBe(ErrorText.missingPermission('returns.read'));
-      await get(`/events/${returnEvent.id}`, writerOnly).expect(403);
+      // One that may read no family is refused before the event is looked up, as a list would refuse it.
+      const notReader = await get(`/events/${returnEvent.id}`, writerOnly).expect(403);
+      expect(notReader.body.error).toBe(ErrorText.missingPermission('orders.read'));
       for (const id of ['999999999', '0', `0${event.id}`, `${event.id}.0`, '0x1', '99999999999999999999']) {
         const response = await get(`/events/${id}`, reader).expect(404);
         expect(response.body.error).toBe(ErrorText.notFound);

@@ -26,7 +26,16 @@ describe('which events a caller reads', () => {
     expect(
       readableTypes(undefined, holds('orders.read', 'returns.read', 'stock.read', 'products.read')).sort(),
     ).toEqual([...ORDER_EVENT_TYPES, ...RETURN_EVENT_TYPES, ...STOCK_EVENT_TYPES, ...PRODUCT_EVENT_TYPES].sort());
-    expect(readableTypes(undefined, holds('settings.manage', 'orders.write'))).toEqual([]);
+    expect(() => readableTypes(undefined, holds('settings.manage', 'orders.write'))).toThrow(
+      'Forbidden: Missing permission orders.read',
+    );
+  });
+
+  it('types a caller holding no read permission asks for: a 403 naming the permission each needs', () => {
+    const writer = holds('products.write', 'stock.write', 'orders.write');
+    expect(() => readableTypes('stock.*', writer)).toThrow('Forbidden: Missing permission stock.read');
+    expect(() => readableTypes('product.created', writer)).toThrow('Forbidden: Missing permission products.read');
+    expect(() => readableTypes('return.*', holds())).toThrow('Forbidden: Missing permission returns.read');
   });
 
   it('types: exact types and family prefixes, each once', () => {

@@ -6,10 +6,16 @@ import { EVENT_FAMILIES, familyOf } from './event-types';
 /**
  * The event types a caller holding `held` reads (contract §16): those `types` names (a
  * comma-separated list of types and `<family>.*` prefixes), else every type of every family it
- * may read. An unknown name is a 400; a type it may not read, a 403 naming the permission.
+ * may read. An unknown name is a 400; a type it may not read, a 403 naming the permission (and
+ * none at all, the first family's).
  */
 export function readableTypes(types: string | undefined, held: ReadonlySet<BrandPermission>): string[] {
-  if (types === undefined) return EVENT_FAMILIES.filter((f) => held.has(f.permission)).flatMap((f) => [...f.types]);
+  if (types === undefined) {
+    const readable = EVENT_FAMILIES.filter((f) => held.has(f.permission));
+    // A caller that may read no family is refused as missing the first family's permission.
+    if (!readable.length) throw AppError.forbidden(ErrorText.missingPermission(EVENT_FAMILIES[0].permission));
+    return readable.flatMap((f) => [...f.types]);
+  }
   const named = new Set<string>();
   for (const name of types.split(',')) {
     const family = name.endsWith('.*') ? EVENT_FAMILIES.find((f) => `${f.prefix}.*` === name) : familyOf(name);

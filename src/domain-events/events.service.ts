@@ -5,6 +5,7 @@ import { ErrorText } from '../common/errors/error-texts';
 import { BrandOwnership } from '../security-journal/brand-ownership';
 import { decodeCursor, encodeCursor, START, type EventCursor } from './event-cursor';
 import { assertReadable, readableTypes } from './event-reading';
+import { EVENT_FAMILIES } from './event-types';
 import type { EventPageResponse, EventResponse } from './dto/event.responses';
 import type { ListEventsQueryDto } from './dto/list-events-query.dto';
 import { EventsRepository, type EventRow } from './events.repository';
@@ -26,12 +27,17 @@ export class EventsService {
   }
 
   async get(ctx: BrandContext, eventId: number): Promise<EventResponse> {
+    const held = ctx.principal!.permissionsIn(ctx.brandId);
+    // One that may read no family learns nothing of the brand's events, not even which exist.
+    if (!EVENT_FAMILIES.some((f) => held.has(f.permission))) {
+      throw AppError.forbidden(ErrorText.missingPermission(EVENT_FAMILIES[0].permission));
+    }
     const row = await this.events.byId(eventId);
     const owned = await this.ownership.assertOwned(ctx, row && { ...row, brandId: row.brand_id }, {
       resource: 'event',
       id: eventId,
     });
-    assertReadable(owned.type, ctx.principal!.permissionsIn(ctx.brandId));
+    assertReadable(owned.type, held);
     return view(owned);
   }
 }

@@ -30,10 +30,10 @@ export const RequirePermission = (permission: Permission) =>
   );
 
 /**
- * A brand-scoped route open to a caller that holds at least one of `permissions` in the brand,
- * whose service then decides what each of them lets it see (the events API, contract §16: each
- * family of events is read with its own permission). One that holds none is refused as a
- * missing first permission, enforced by the PermissionGuard.
+ * A brand-scoped route whose service decides what each of `permissions` lets the caller see (the
+ * events API, contract §16: each family of events is read with its own permission) and refuses a
+ * request by naming the one it needed (a caller holding none of them, where the request names
+ * none: the first). The PermissionGuard, which cannot tell which a request needs, asks for a brand.
  */
 export const RequireAnyPermission = (...permissions: [BrandPermission, ...BrandPermission[]]) =>
   applyDecorators(
@@ -41,7 +41,7 @@ export const RequireAnyPermission = (...permissions: [BrandPermission, ...BrandP
     SetMetadata(NEEDS_BRAND, true),
     authDocs(),
     ApiForbiddenResponse({
-      description: `${ErrorText.missingPermission(permissions[0])} (holds none of ${permissions.join(', ')}) | ${ErrorText.noBrandAccess} | ${ErrorText.brandNotAllowed}`,
+      description: `${ErrorText.missingPermission(permissions[0])} (holds none of ${permissions.join(', ')}) | ${ErrorText.missingPermission('<the one a request needs>')} | ${ErrorText.noBrandAccess} | ${ErrorText.brandNotAllowed}`,
     }),
   );
 
