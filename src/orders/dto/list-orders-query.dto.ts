@@ -27,7 +27,8 @@ export class ListOrdersQueryDto extends LimitQueryDto {
   @QueryInstant({
     description:
       'Only orders whose state (status, payment, delivery) changed at or after this time: an ISO 8601 date and ' +
-      'time with Z or an offset, or a date alone (its midnight in UTC)',
+      'time with Z or an offset (basic or extended; calendar, ordinal or week date), or a date alone, also a ' +
+      'month, week or year (its first instant in UTC)',
     example: '2026-11-26T12:00:00Z',
   })
   updatedSince?: string;
