@@ -31,6 +31,12 @@ describe('which events a caller reads', () => {
     );
   });
 
+  it('an unknown name anywhere in the list is a 400, before any permission is judged', () => {
+    for (const types of ['stock.*,bogus.x', 'bogus.x,stock.*']) {
+      expect(() => readableTypes(types, holds('orders.read'))).toThrow(expect.objectContaining({ status: 400 }));
+    }
+  });
+
   it('types a caller holding no read permission asks for: a 403 naming the permission each needs', () => {
     const writer = holds('products.write', 'stock.write', 'orders.write');
     expect(() => readableTypes('stock.*', writer)).toThrow('Forbidden: Missing permission stock.read');

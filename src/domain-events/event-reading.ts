@@ -16,10 +16,14 @@ export function readableTypes(types: string | undefined, held: ReadonlySet<Brand
     if (!readable.length) throw AppError.forbidden(ErrorText.missingPermission(EVENT_FAMILIES[0].permission));
     return readable.flatMap((f) => [...f.types]);
   }
-  const named = new Set<string>();
-  for (const name of types.split(',')) {
+  // Every name is known before any is judged: an unknown one is a 400 wherever it stands in the list.
+  const families = types.split(',').map((name) => {
     const family = name.endsWith('.*') ? EVENT_FAMILIES.find((f) => `${f.prefix}.*` === name) : familyOf(name);
     if (!family) throw AppError.badRequest([ErrorText.unknownEventType(name.slice(0, 64))]);
+    return { name, family };
+  });
+  const named = new Set<string>();
+  for (const { name, family } of families) {
     if (!held.has(family.permission)) throw AppError.forbidden(ErrorText.missingPermission(family.permission));
     for (const type of name.endsWith('.*') ? family.types : [name]) named.add(type);
   }
