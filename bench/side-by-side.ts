@@ -51,6 +51,10 @@ async function main(): Promise<void> {
   const other = process.argv[2];
   const scenario = process.argv[3] ?? 'site_me';
   if (!other) throw new Error('usage: npm run bench:ab -- OTHER_CHECKOUT [SCENARIO]');
+  // Swapped, BENCH_METRICS=B would turn metrics on in the other build: the two runs would measure different things.
+  if (process.env.AB_BOTH_WAYS === '1' && process.env.BENCH_METRICS === 'B') {
+    throw new Error('AB_BOTH_WAYS=1 measures the same two builds both ways: not with BENCH_METRICS=B');
+  }
   const ratio = await sideBySide(other, scenario);
   if (process.env.AB_BOTH_WAYS === '1') bothWays(other, scenario, ratio);
 }

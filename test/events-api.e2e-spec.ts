@@ -284,6 +284,21 @@ describe('the events API', () => {
       // One that may read no family is refused before the event is looked up, as a list would refuse it.
       const notReader = await get(`/events/${returnEvent.id}`, writerOnly).expect(403);
       expect(notReader.body.error).toBe(ErrorText.missingPermission('orders.read'));
+      // A member of another brand naming this one in X-Brand-Id holds nothing here: it is refused before any lookup.
+      const elsewhere = await suite.fx.brand();
+      const outsider = await suite.fx.member(elsewhere, ['orders.read', 'returns.read', 'stock.read', 'products.read']);
+      const asOutsider = (path: string) =>
+        request(http()).get(path).set(bearer(outsider)).set('X-Brand-Id', String(brand)).expect(403);
+      const before = (await journal(suite.fx)).length;
+      for (const [path, permission] of [
+        ['/events', 'orders.read'],
+        ['/events?types=stock.*', 'stock.read'],
+        [`/events/${returnEvent.id}`, 'orders.read'],
+        ['/events/999999999', 'orders.read'],
+      ]) {
+        expect((await asOutsider(path)).body.error).toBe(ErrorText.missingPermission(permission));
+      }
+      expect((await journal(suite.fx)).length).toBe(before);
       for (const id of ['999999999', '0', `0${event.id}`, `${event.id}.0`, '0x1', '99999999999999999999']) {
         const response = await get(`/events/${id}`, reader).expect(404);
         expect(response.body.error).toBe(ErrorText.notFound);

@@ -2,7 +2,7 @@ import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { BrandContext } from '../common/context/request-context';
 import { BrandCtx } from '../common/decorators/ctx.decorator';
-import { RequireAnyPermission } from '../common/decorators/require-permission.decorator';
+import { PermissionsCheckedByService } from '../common/decorators/require-permission.decorator';
 import { ErrorText } from '../common/errors/error-texts';
 import { EventPageResponse, EventResponse } from './dto/event.responses';
 import { ListEventsQueryDto } from './dto/list-events-query.dto';
@@ -18,7 +18,7 @@ const [FIRST, ...REST] = EVENT_READ_PERMISSIONS;
 export class EventsController {
   constructor(private readonly events: EventsService) {}
 
-  @RequireAnyPermission(FIRST, ...REST)
+  @PermissionsCheckedByService(FIRST, ...REST)
   @Get()
   @ApiOkResponse({ type: EventPageResponse })
   @ApiBadRequestResponse({ description: `${ErrorText.malformedCursor} | an unknown event type | limit out of 1–500` })
@@ -26,7 +26,7 @@ export class EventsController {
     return this.events.list(ctx, query);
   }
 
-  @RequireAnyPermission(FIRST, ...REST)
+  @PermissionsCheckedByService(FIRST, ...REST)
   @Get(':eventId')
   @ApiOkResponse({ type: EventResponse })
   @ApiNotFoundResponse({ description: ErrorText.notFound })

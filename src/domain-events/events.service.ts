@@ -21,7 +21,7 @@ export class EventsService {
   async list(ctx: BrandContext, query: ListEventsQueryDto): Promise<EventPageResponse> {
     const types = readableTypes(query.types, ctx.principal!.permissionsIn(ctx.brandId));
     const after = cursorOf(query.after);
-    const rows = types.length ? await this.events.page(ctx.brandId, types, after, query.limit) : [];
+    const rows = await this.events.page(ctx.brandId, types, after, query.limit);
     const last = rows.at(-1);
     return { items: rows.map(view), nextCursor: encodeCursor(last ? { position: last.position, id: last.id } : after) };
   }

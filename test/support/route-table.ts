@@ -114,7 +114,7 @@ export function describeAccess(access: Access): string {
     case 'public':
       return 'public';
     case 'anyPermission':
-      return `any permission of ${access.permissions.join(', ')}, brand scoped`;
+      return `brand scoped, the service checks ${access.permissions.join(', ')}`;
     case 'session':
       return 'session only';
     case 'signed':

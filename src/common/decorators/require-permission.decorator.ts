@@ -35,7 +35,7 @@ export const RequirePermission = (permission: Permission) =>
  * request by naming the one it needed (a caller holding none of them, where the request names
  * none: the first). The PermissionGuard, which cannot tell which a request needs, asks for a brand.
  */
-export const RequireAnyPermission = (...permissions: [BrandPermission, ...BrandPermission[]]) =>
+export const PermissionsCheckedByService = (...permissions: [BrandPermission, ...BrandPermission[]]) =>
   applyDecorators(
     SetMetadata(ANY_PERMISSION, Object.freeze([...permissions])),
     SetMetadata(NEEDS_BRAND, true),

@@ -3,12 +3,12 @@ import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-hos
 import { contextOf } from '../context/context-of';
 import type { BrandPermission } from '../context/permissions';
 import type { Principal } from '../context/principal';
-import { RequireAnyPermission } from '../decorators/require-permission.decorator';
+import { PermissionsCheckedByService } from '../decorators/require-permission.decorator';
 import { AppError } from '../errors/app-error';
 import { PermissionGuard } from './permission.guard';
 
 class Routes {
-  @RequireAnyPermission('orders.read', 'returns.read')
+  @PermissionsCheckedByService('orders.read', 'returns.read')
   read(this: void): void {}
 }
 
@@ -33,7 +33,7 @@ function outcome(principal: Principal, brandId: number | null): boolean | string
   }
 }
 
-describe('RequireAnyPermission', () => {
+describe('PermissionsCheckedByService', () => {
   it('lets in a caller in a brand, whatever it holds there: the route names what a request lacks', () => {
     expect(outcome(keyHolding('orders.read'), 3)).toBe(true);
     expect(outcome(keyHolding('returns.read', 'orders.write'), 3)).toBe(true);

@@ -23,7 +23,10 @@ export interface RouteAccess {
   readonly needsBrand: boolean;
   readonly sessionOnly: boolean;
   readonly permission: Permission | undefined;
-  /** `@RequireAnyPermission`: any one of these in the brand lets the caller in. */
+  /**
+   * `@PermissionsCheckedByService`: the permissions the route's service checks itself; the guard
+   * only asks for a brand, so such a service must refuse what each request lacks.
+   */
   readonly anyPermission: readonly BrandPermission[] | undefined;
 }
 

@@ -16,7 +16,6 @@ const REDUCED = /^(\d{4})(?:-(\d{2})|-?W(\d{2}))?$/;
 // Real offsets span −12:00 to +14:00; PostgreSQL refuses from ±16:00.
 const MAX_OFFSET_MINUTES = 14 * 60;
 const MICROS = { hour: 3_600_000_000n, minute: 60_000_000n, second: 1_000_000n } as const;
-const DAY_MICROS = 24n * MICROS.hour;
 
 /** A UTC date's first millisecond, or undefined past the years 1–9999. */
 function dayStart(year: number, month: number, day: number): number | undefined {
@@ -55,17 +54,21 @@ function dateStart(year: string, groups: Array<string | undefined>): number | un
   return dayStart(y, 1, 1);
 }
 
-/** The time of day in microseconds (its fraction cut, never rounded up), or undefined when out of range. */
+/**
+ * The time of day in microseconds, its fraction cut (never above the instant written, so `at or
+ * after` misses nothing), or undefined when out of range. A second of 60 is a leap second, read
+ * as PostgreSQL reads it: the next minute's start.
+ */
 function timeOfDay(hour: string, minute?: string, second?: string, fraction?: string): bigint | undefined {
   const [h, m, s] = [Number(hour), Number(minute ?? 0), Number(second ?? 0)];
-  if (h > 24 || m > 59 || s > 59) return undefined;
+  if (h > 24 || m > 59 || s > 60) return undefined;
+  // 24:00 is the end of the day: nothing may follow it, not even a fraction too small to keep.
+  if (h === 24 && (m > 0 || s > 0 || /[1-9]/.test(fraction ?? ''))) return undefined;
   const unit = second !== undefined ? MICROS.second : minute !== undefined ? MICROS.minute : MICROS.hour;
-  // Digits past the fifteenth are below a microsecond of an hour: cutting them cuts the result.
+  // Fifteen digits hold any microsecond of an hour; BigInt keeps them exact.
   const digits = fraction?.slice(0, 15);
   const part = digits === undefined ? 0n : (BigInt(digits) * unit) / 10n ** BigInt(digits.length);
-  const micros = BigInt(h) * MICROS.hour + BigInt(m) * MICROS.minute + BigInt(s) * MICROS.second + part;
-  // 24:00 is the end of the day, and nothing past it.
-  return h === 24 && micros !== DAY_MICROS ? undefined : micros;
+  return BigInt(h) * MICROS.hour + BigInt(m) * MICROS.minute + BigInt(s) * MICROS.second + part;
 }
 
 /** An offset as PostgreSQL reads it (`Z`, `±hh:mm`), or undefined past ±14:00. */
@@ -77,7 +80,11 @@ function offsetText(offset: string): string | undefined {
   return `${offset[0]}${hours}:${minutes}`;
 }
 
-/** `YYYY-MM-DDThh:mm:ss.ffffff` for microseconds since 1970, or undefined outside the years 1–9999. */
+/**
+ * `YYYY-MM-DDThh:mm:ss.ffffff` for microseconds since 1970, or undefined outside the years 1–9999:
+ * the wall clock's year as written, as PostgreSQL bounds its input; its offset may take the
+ * instant a year further, which PostgreSQL reads.
+ */
 function dateTimeText(micros: bigint): string | undefined {
   const milliseconds = micros / 1000n - (micros % 1000n < 0n ? 1n : 0n);
   const date = new Date(Number(milliseconds));
@@ -106,7 +113,7 @@ export function isoInstantText(raw: unknown): string | undefined {
   const [, year, month, day, ordinal, week, weekday, hour, minute, second, fraction, offset] = m;
   const start = dateStart(year, [month, day, ordinal, week, weekday]);
   if (start === undefined) return undefined;
-  // The date and time as written (24:00 as the next day's start), then its offset.
+  // The wall clock as written, then its offset: PostgreSQL applies the offset itself.
   const time = hour === undefined ? 0n : timeOfDay(hour, minute, second, fraction);
   const text = time === undefined ? undefined : dateTimeText(BigInt(start) * 1000n + time);
   const east = offset === undefined ? 'Z' : offsetText(offset);

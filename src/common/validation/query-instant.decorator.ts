@@ -6,7 +6,7 @@ import { isoInstantText } from './iso-instant';
 
 /**
  * An optional instant query parameter in the ISO 8601 forms isoInstantText accepts, kept as the
- * UTC text PostgreSQL reads (a primitive, so the query's verdict is remembered). Anything else, an
+ * text, with its offset, that PostgreSQL reads (a primitive, so the query's verdict is remembered). Anything else, an
  * empty value or a repeated parameter included, is refused.
  */
 export function QueryInstant(options: { description: string; example: string }) {

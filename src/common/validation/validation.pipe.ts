@@ -45,15 +45,24 @@ class StrictValidationPipe extends ValidationPipe {
     const { type, metatype } = metadata;
     const key = type === 'query' && metatype ? this.queries.keyOf(value) : undefined;
     if (key === undefined) {
-      if (type === 'query') refuseNul(value, metadata.data ?? 'query');
-      return super.transform(value, metadata);
+      return type === 'query' ? this.transformQuery(value, metadata) : super.transform(value, metadata);
     }
     const known = this.queries.recall(metatype as Type<object>, key);
     if (known !== undefined) return known;
-    refuseNul(value, metadata.data ?? 'query');
-    const dto = (await super.transform(value, metadata)) as unknown;
+    const dto = await this.transformQuery(value, metadata);
     this.queries.remember(metatype as Type<object>, key, dto);
     return dto;
+  }
+
+  /** A query validated, its NULs refused with every other problem it has. */
+  private async transformQuery(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const nuls = nulProblems(value, metadata.data ?? 'query');
+    if (!nuls.length) return super.transform(value, metadata);
+    const others = await super.transform(value, metadata).then(
+      () => [],
+      (error: unknown) => (error instanceof AppError ? (error.details ?? []) : []),
+    );
+    throw AppError.badRequest([...nuls, ...others]);
   }
 
   protected override transformPrimitive(value: unknown): unknown {
@@ -69,18 +78,16 @@ class StrictValidationPipe extends ValidationPipe {
   }
 }
 
-/** A query's parameters (an object of texts or lists of texts, or one parameter's text) with no NUL in them. */
-function refuseNul(value: unknown, name: string): void {
-  if (typeof value === 'string') {
-    if (value.includes('\u0000')) throw AppError.badRequest([ErrorText.nulInText(name)]);
-  } else if (Array.isArray(value)) {
-    for (const item of value) refuseNul(item, name);
-  } else if (value !== null && typeof value === 'object') {
-    for (const [field, item] of Object.entries(value)) refuseNul(item, metadataPath(name, field));
-  }
+/** What NULs a query's parameters hold (an object of texts or lists of texts, or one parameter's text). */
+function nulProblems(value: unknown, name: string): string[] {
+  if (typeof value === 'string') return value.includes('\u0000') ? [ErrorText.nulInText(name)] : [];
+  if (Array.isArray(value))
+    return value.some((item) => nulProblems(item, name).length) ? [ErrorText.nulInText(name)] : [];
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([field, item]) =>
+    nulProblems(item, name === 'query' ? field : `${name}.${field}`),
+  );
 }
-
-const metadataPath = (name: string, field: string) => (name === 'query' ? field : `${name}.${field}`);
 
 export function createValidationPipe(): ValidationPipe {
   cacheValidationMetadata();
