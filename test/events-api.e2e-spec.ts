@@ -265,6 +265,9 @@ describe('the events API', () => {
         expect(response.body.error).toBe(ErrorText.malformedCursor);
       }
       await get(`/events?after=${cursor}&after=${cursor}`, reader).expect(400);
+      // Kept for one brand and sent with another's key, a cursor would skip that brand's events below it.
+      const foreign = await get(`/events?after=${cursor}`, otherBrand).expect(400);
+      expect(foreign.body.error).toBe(ErrorText.malformedCursor);
       const next = await get(`/events?after=${cursor}&limit=500`, reader).expect(200);
       expect(next.body.items).toEqual(all.slice(2));
     });

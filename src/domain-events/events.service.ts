@@ -20,10 +20,13 @@ export class EventsService {
 
   async list(ctx: BrandContext, query: ListEventsQueryDto): Promise<EventPageResponse> {
     const types = readableTypes(query.types, ctx.principal!.permissionsIn(ctx.brandId));
-    const after = cursorOf(query.after);
+    const after = cursorOf(query.after, ctx.brandId);
     const rows = await this.events.page(ctx.brandId, types, after, query.limit);
     const last = rows.at(-1);
-    return { items: rows.map(view), nextCursor: encodeCursor(last ? { position: last.position, id: last.id } : after) };
+    return {
+      items: rows.map(view),
+      nextCursor: encodeCursor(last ? { position: last.position, id: last.id } : after, ctx.brandId),
+    };
   }
 
   async get(ctx: BrandContext, eventId: number): Promise<EventResponse> {
@@ -42,9 +45,9 @@ export class EventsService {
   }
 }
 
-function cursorOf(after: string | undefined): EventCursor {
+function cursorOf(after: string | undefined, brandId: number): EventCursor {
   if (after === undefined) return START;
-  const cursor = decodeCursor(after);
+  const cursor = decodeCursor(after, brandId);
   if (!cursor) throw AppError.badRequest([ErrorText.malformedCursor]);
   return cursor;
 }
