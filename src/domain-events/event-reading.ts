@@ -11,10 +11,8 @@ import { EVENT_FAMILIES, familyOf } from './event-types';
  */
 export function readableTypes(types: string | undefined, held: ReadonlySet<BrandPermission>): string[] {
   if (types === undefined) {
-    const readable = EVENT_FAMILIES.filter((f) => held.has(f.permission));
-    // A caller that may read no family is refused as missing the first family's permission.
-    if (!readable.length) throw AppError.forbidden(ErrorText.missingPermission(EVENT_FAMILIES[0].permission));
-    return readable.flatMap((f) => [...f.types]);
+    assertReadsSomeFamily(held);
+    return EVENT_FAMILIES.filter((f) => held.has(f.permission)).flatMap((f) => [...f.types]);
   }
   // Every name is known before any is judged: an unknown one is a 400 wherever it stands in the list.
   const families = types.split(',').map((name) => {
@@ -28,6 +26,16 @@ export function readableTypes(types: string | undefined, held: ReadonlySet<Brand
     for (const type of name.endsWith('.*') ? family.types : [name]) named.add(type);
   }
   return [...named];
+}
+
+/**
+ * Refuses a caller that may read no family of events, as missing the first family's permission:
+ * it learns nothing of the brand's events, not even which exist.
+ */
+export function assertReadsSomeFamily(held: ReadonlySet<BrandPermission>): void {
+  if (!EVENT_FAMILIES.some((f) => held.has(f.permission))) {
+    throw AppError.forbidden(ErrorText.missingPermission(EVENT_FAMILIES[0].permission));
+  }
 }
 
 /** Refuses an event of a type the caller may not read (a 403 naming the permission). */

@@ -4,8 +4,7 @@ import { AppError } from '../common/errors/app-error';
 import { ErrorText } from '../common/errors/error-texts';
 import { BrandOwnership } from '../security-journal/brand-ownership';
 import { decodeCursor, encodeCursor, START, type EventCursor } from './event-cursor';
-import { assertReadable, readableTypes } from './event-reading';
-import { EVENT_FAMILIES } from './event-types';
+import { assertReadable, assertReadsSomeFamily, readableTypes } from './event-reading';
 import type { EventPageResponse, EventResponse } from './dto/event.responses';
 import type { ListEventsQueryDto } from './dto/list-events-query.dto';
 import { EventsRepository, type EventRow } from './events.repository';
@@ -31,10 +30,7 @@ export class EventsService {
 
   async get(ctx: BrandContext, eventId: number): Promise<EventResponse> {
     const held = ctx.principal!.permissionsIn(ctx.brandId);
-    // One that may read no family learns nothing of the brand's events, not even which exist.
-    if (!EVENT_FAMILIES.some((f) => held.has(f.permission))) {
-      throw AppError.forbidden(ErrorText.missingPermission(EVENT_FAMILIES[0].permission));
-    }
+    assertReadsSomeFamily(held);
     const row = await this.events.byId(eventId);
     const owned = await this.ownership.assertOwned(ctx, row && { ...row, brandId: row.brand_id }, {
       resource: 'event',
