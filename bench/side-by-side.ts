@@ -10,11 +10,13 @@
  * them), BENCH_METRICS=B only this checkout's, to measure what they cost. AB_BOTH_WAYS=1 then runs
  * the other checkout's bench:ab against this one and prints √(B/A ÷ swapped B/A): the run favours
  * one side by a few per cent, whichever build it is (docs/performance.md, Method).
+ * AB_SEPARATE_DATABASES=1 gives each build a database of its own, migrated by that build: for a
+ * change of schema, which on one database both builds would run on.
  */
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { processCpuMs } from './cpu-meter';
+import { CpuMeter, perRequestUs, processCpuMs } from './cpu-meter';
 import { freshDatabase, settle, sql } from './database';
 import { run, WARMUP, type NextRequest } from './load';
 import { metricsOn, startService, stopService, waitHealthy } from './service-process';
@@ -30,15 +32,22 @@ interface Side {
   reqPerSec: number[];
   p99: number[];
   cpuUs: number[];
+  /** With a database of its own: its PostgreSQL backends' CPU a request, turn by turn. */
+  database?: CpuMeter;
+  databaseUs: number[];
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 async function turn(side: Side, next: NextRequest): Promise<void> {
   const before = processCpuMs(side.pid);
+  const databaseBefore = await side.database?.sample();
   const result = await run(side.base, `${side.name}`, next, SECONDS);
   const after = processCpuMs(side.pid);
+  const databaseAfter = await side.database?.sample();
   const answered = Object.values(result.statuses).reduce((n, c) => n + c, 0);
+  const perRequest = perRequestUs(databaseBefore, databaseAfter, answered);
+  if (perRequest) side.databaseUs.push(perRequest.database);
   if (result.errors > 0) throw new Error(`${side.name}: ${JSON.stringify(result.statuses)}`);
   side.reqPerSec.push(result.reqPerSec);
   side.p99.push(result.p99);
@@ -85,34 +94,52 @@ async function sideBySide(other: string, scenario: string): Promise<number> {
   const { startService: startOther } = createRequire(__filename)(path.resolve(other, 'bench/service-process')) as {
     startService: typeof startService;
   };
-  const { url, cleanup } = await freshDatabase();
+  // One database for both, unless the two builds' schemas differ: then each migrates its own, else
+  // both would run on the later schema and a change of schema would measure as nothing.
+  const separate = process.env.AB_SEPARATE_DATABASES === '1';
+  const databases = separate ? [await freshDatabase(), await freshDatabase()] : [await freshDatabase()];
+  const urls = [databases[0].url, databases[databases.length - 1].url];
   const port = 4100 + Math.floor(Math.random() * 50);
   const metricsOnlyB = process.env.BENCH_METRICS === 'B';
   // Each checkout's startService reads BENCH_METRICS as it starts its service.
   if (metricsOnlyB) process.env.BENCH_METRICS = '0';
-  const a = startOther(url, port);
+  const a = startOther(urls[0], port);
   if (metricsOnlyB) process.env.BENCH_METRICS = 'B';
-  const b = startService(url, port + 60);
+  const b = startService(urls[1], port + 60);
   try {
     const sides: Side[] = [
-      { name: 'A', base: `http://127.0.0.1:${port}`, pid: a.pid!, reqPerSec: [], p99: [], cpuUs: [] },
-      { name: 'B', base: `http://127.0.0.1:${port + 60}`, pid: b.pid!, reqPerSec: [], p99: [], cpuUs: [] },
+      { name: 'A', base: `http://127.0.0.1:${port}`, pid: a.pid!, reqPerSec: [], p99: [], cpuUs: [], databaseUs: [] },
+      {
+        name: 'B',
+        base: `http://127.0.0.1:${port + 60}`,
+        pid: b.pid!,
+        reqPerSec: [],
+        p99: [],
+        cpuUs: [],
+        databaseUs: [],
+      },
     ];
     await waitHealthy(sides[0].base, a);
     await waitHealthy(sides[1].base, b);
-    const seed = await seedData(sides[1].base);
+    if (separate) sides.forEach((side, i) => (side.database = new CpuMeter(side.pid, urls[i])));
     const sent: string[] = [];
-    const scenarios = scenarioRequests(seed, sent);
-    const next = scenarios[scenario];
-    if (!next) throw new Error(`unknown scenario ${scenario}`);
+    const seeded = await Promise.all(
+      (separate ? sides : [sides[1]]).map(async (side) => scenarioRequests(await seedData(side.base), sent)),
+    );
+    const scenariosOf = (side: Side) => (separate && side.name === 'A' ? seeded[0] : seeded[seeded.length - 1]);
+    if (!seeded[0][scenario]) throw new Error(`unknown scenario ${scenario}`);
     // Both at once: warmed one after the other, the build warmed last answered more requests a
     // second in the later turns, whichever build it was (docs/performance.md, Method).
-    await Promise.all(sides.map((side) => run(side.base, `${side.name} warmup`, scenarios.webhook_unique, WARMUP)));
-    await sql(url, 'ANALYZE');
-    if (scenario === 'admin_list') await settle(url);
+    await Promise.all(
+      sides.map((side) => run(side.base, `${side.name} warmup`, scenariosOf(side).webhook_unique, WARMUP)),
+    );
+    for (const url of new Set(urls)) {
+      await sql(url, 'ANALYZE');
+      if (scenario === 'admin_list') await settle(url);
+    }
     for (let i = 0; i < TURNS; i++) {
       // ABBA: neither build always goes first.
-      for (const side of i % 2 === 0 ? sides : [...sides].reverse()) await turn(side, next);
+      for (const side of i % 2 === 0 ? sides : [...sides].reverse()) await turn(side, scenariosOf(side)[scenario]);
     }
     if (process.env.AB_TURNS_OUT) {
       for (const side of sides)
@@ -127,7 +154,8 @@ async function sideBySide(other: string, scenario: string): Promise<number> {
       `\n${scenario}, ${TURNS} pairs of ${SECONDS} s turns, B = this checkout, A = ${other}${metrics}\n`,
     );
     for (const side of sides) {
-      const cpu = side.cpuUs.length ? `, service CPU ${median(side.cpuUs).toFixed(0)} µs a request` : '';
+      const database = side.databaseUs.length ? `, PostgreSQL ${median(side.databaseUs).toFixed(0)}` : '';
+      const cpu = side.cpuUs.length ? `, service CPU ${median(side.cpuUs).toFixed(0)}${database} µs a request` : '';
       process.stdout.write(
         `${side.name}: ${median(side.reqPerSec)} req/s, p99 ${median(side.p99)} ms${cpu} (medians)\n`,
       );
@@ -139,7 +167,7 @@ async function sideBySide(other: string, scenario: string): Promise<number> {
   } finally {
     await stopService(a);
     await stopService(b);
-    await cleanup();
+    for (const database of databases) await database.cleanup();
   }
 }
 

@@ -93,7 +93,7 @@ describe('the admin area in a browser', () => {
   afterEach(() => expect(native.splice(0)).toEqual([]));
   afterAll(async () => {
     await browser?.close();
-    await closeSuite(suite);
+    if (suite) await closeSuite(suite);
   });
 
   it('sets up a storefront by clicking, and its first order shows up in the list', async () => {

@@ -4,12 +4,15 @@ import { startReferenceServer } from '../bench/reference';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../src/database/data-source-options';
 import { runMigrationsExclusively } from '../src/database/migration-runner';
-import { Fixtures, issueKey, journal } from './support/fixtures';
+import { createProduct, Fixtures, issueKey, journal } from './support/fixtures';
+import { seedPartnerCatalog } from './support/partner-bodies';
 import { seedOrder, seedOrderOn } from './support/orders-seed';
 import { freePort } from './support/service-process';
 import { closeSuite, openSuite } from './support/suite';
 import { withClient, type TestDatabase } from './support/test-database';
 import { bearer, type TestApp } from './support/test-app';
+
+const WEBHOOK = '/orders/integrations/partner/webhook';
 
 describe('GET /orders/admin/all and /orders/admin/:orderId', () => {
   let db: TestDatabase;
@@ -235,6 +238,59 @@ describe('GET /orders/admin/all and /orders/admin/:orderId', () => {
       ]);
       expect(await totalOf(brand)).toBe(35);
       expect(await keptEqualsCounted()).toEqual([]);
+    });
+
+    // The writing statements count their order themselves (PERF-30); the trigger counts the rest.
+    it('storefront and platform orders, twins and refusals among them, each count once, beside orders inserted by hand', async () => {
+      const brand = await fx.brand();
+      await seedPartnerCatalog(fx, brand);
+      const storefront = await issueKey(fx, brand, { permissions: ['orders.create_partner'] });
+      const writer = await issueKey(fx, brand, { permissions: ['orders.write'] });
+      const size = (await createProduct(fx, brand, { article: 'PL-1', priceKopeks: 100, sizes: [{ name: 'S' }] }))
+        .sizes[0].id;
+      const body = (n: number, article = 'SF-B') => ({
+        partnerOrderId: `C-${n}`,
+        recipient: { fullName: 'Ivanov Ivan', phone: '+7 900 000-00-00' },
+        items: [{ article, size: 'One', quantity: 1 }],
+        delivery: { city: 'Kazan' },
+      });
+      const sent = await Promise.all([
+        // 10 orders, each sent twice at once: one creates it, the other reads it back.
+        ...Array.from({ length: 20 }, (_, i) =>
+          request(t.http)
+            .post(WEBHOOK)
+            .set(storefront.headers)
+            .send(body(i % 10)),
+        ),
+        // Refused (no such article): nothing written, nothing counted.
+        request(t.http).post(WEBHOOK).set(storefront.headers).send(body(99, 'NOPE')),
+        ...Array.from({ length: 3 }, () =>
+          request(t.http)
+            .post('/orders/admin')
+            .set(writer.headers)
+            .send({ recipient: { fullName: 'A B', phone: '1' }, items: [{ sizeId: size, quantity: 1 }] }),
+        ),
+        ...Array.from({ length: 4 }, () => seedOrder(db.url, brand)),
+      ]);
+      const statuses = sent.flatMap((r) => (typeof r === 'number' ? [] : [r.status]));
+      expect(statuses.filter((s) => s === 201)).toHaveLength(13);
+      expect(statuses.filter((s) => s === 200)).toHaveLength(10);
+      expect(statuses.filter((s) => s === 422)).toHaveLength(1);
+      expect(await totalOf(brand)).toBe(17);
+      expect(await keptEqualsCounted()).toEqual([]);
+      const marked = await withClient(db.url, (c) =>
+        c.query(
+          `SELECT source, counted, count(*)::int AS n FROM orders WHERE brand_id = $1 GROUP BY 1, 2 ORDER BY 1, 2`,
+          [brand],
+        ),
+      );
+      expect(marked.rows).toEqual([
+        { source: 'platform', counted: true, n: 3 },
+        { source: 'storefront', counted: false, n: 4 },
+        { source: 'storefront', counted: true, n: 10 },
+      ]);
+      // Product and stock events: the migration test below goes back to a schema that knew neither.
+      await withClient(db.url, (c) => c.query('DELETE FROM domain_events WHERE brand_id = $1', [brand]));
     });
 
     it("an open transaction's order does not hold up another connection's orders of the same brand", async () => {

@@ -40,6 +40,30 @@ describe('entities and migrations', () => {
     await dataSource.query(`DELETE FROM domain_events`);
   });
 
+  // Checks of domains, not of the tables an order writes (migration OrderPathCheckDomains, PERF-29).
+  it.each([
+    ['orders', 'source', 'order_source', `'market'`, `'platform'`],
+    ['order_items', 'quantity', 'line_quantity', '0', '1'],
+    ['order_items', 'price_kopeks', 'kopeks', '-1', '0'],
+    ['product_sizes', 'price_kopeks', 'kopeks', '-1', 'NULL'],
+    ['stock_movements', 'delta', 'stock_delta', '0', '-1'],
+    ['stock_movements', 'reason', 'stock_reason', `'theft'`, `'cancellation'`],
+  ])('keeps %s.%s by the domain %s: refuses %s, takes %s', async (table, column, domain, refused, taken) => {
+    const [{ domain_name }] = await dataSource.query(
+      `SELECT domain_name FROM information_schema.columns WHERE table_name = $1 AND column_name = $2`,
+      [table, column],
+    );
+    expect(domain_name).toBe(domain);
+    // The domain's check runs as the value is written, before the row's other columns are looked at.
+    await expect(dataSource.query(`INSERT INTO ${table} (${column}) VALUES (${refused})`)).rejects.toMatchObject({
+      code: '23514',
+      constraint: `ck_${domain}`,
+    });
+    await expect(dataSource.query(`INSERT INTO ${table} (${column}) VALUES (${taken})`)).rejects.not.toMatchObject({
+      code: '23514',
+    });
+  });
+
   it("keeps each subject's sequences unique but a size's, which its row's counter numbers", async () => {
     const insert = (subject: string) =>
       dataSource.query(

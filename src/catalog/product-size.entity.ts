@@ -10,7 +10,7 @@ import { kopeks } from '../database/kopeks.transformer';
 // The target of order lines' (size, product) key: a line's size is a size of its product.
 @Unique('uq_product_sizes_id_product', ['id', 'productId'])
 @Check('ck_product_sizes_name_key', `"name_key" = lower("name")`)
-@Check('ck_product_sizes_price', `"price_kopeks" IS NULL OR "price_kopeks" >= 0`)
+// `price_kopeks` is of the domain kopeks: not below 0 (migration OrderPathCheckDomains).
 @Index('ix_product_sizes_brand', ['brandId'])
 export class ProductSizeEntity {
   @PrimaryGeneratedColumn('identity', { generatedIdentity: 'BY DEFAULT' })

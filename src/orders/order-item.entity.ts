@@ -5,8 +5,8 @@ import { kopeks } from '../database/kopeks.transformer';
 
 @Entity('order_items')
 @Unique('uq_order_items_line', ['orderId', 'line'])
-@Check('ck_order_items_quantity', `"quantity" > 0`)
-@Check('ck_order_items_price', `"price_kopeks" >= 0`)
+// `quantity` (line_quantity: above 0) and `price_kopeks` (kopeks: not below 0) are of checked domains
+// (migration OrderPathCheckDomains); a check over two columns stays the table's.
 @Check('ck_order_items_returned', `"returned_quantity" >= 0 AND "returned_quantity" <= "quantity"`)
 // The line's size is a size of the line's product (which the size's own key makes a product that exists).
 @ForeignKey(() => ProductSizeEntity, ['sizeId', 'productId'], ['id', 'productId'], {

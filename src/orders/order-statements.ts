@@ -2,6 +2,7 @@ import { KeyCheckSql } from '../access-keys/verify-key.query';
 import { CatalogSql } from '../catalog/catalog.sql';
 import type { DomainEventsSql } from '../domain-events/domain-events.sql';
 import { orderEventData } from './order-event-data.sql';
+import { countOrderSql, ORDER_COUNTED } from './order-count.sql';
 import { LedgerSql } from '../stock-ledger/stock-ledger';
 import { enqueueSql } from '../outbox/outbox';
 import { NamedParameters } from '../database/named-parameters';
@@ -107,11 +108,12 @@ const I = INSERT_ORDER_PARAMS.$;
 export const INSERT_ORDER: Prepared = {
   name: 'insert_order_with_lines',
   text: `WITH created AS (
-         INSERT INTO orders (${ORDER_COLUMNS})
-         VALUES (${orderValuesSql(I)}, ${I.itemsTotalKopeks}, ${I.totalKopeks})
+         INSERT INTO orders (${ORDER_COLUMNS}, ${ORDER_COUNTED.column})
+         VALUES (${orderValuesSql(I)}, ${I.itemsTotalKopeks}, ${I.totalKopeks}, ${ORDER_COUNTED.value})
          ON CONFLICT (brand_id, partner_order_id) DO NOTHING
-         RETURNING id, order_number, hash
-       ), lines AS (
+         RETURNING id, order_number, hash, brand_id
+       ), counted AS (${countOrderSql('created')}),
+       lines AS (
          INSERT INTO order_items (order_id, line, product_id, size_id, article, storefront_article, size, quantity, price_kopeks, line_total_kopeks)
          SELECT created.id, l.line, l.product_id, l.size_id, l.article, l.storefront_article, l.size, l.quantity, l.price, l.price * l.quantity
            FROM created,
@@ -170,16 +172,17 @@ function acceptStorefrontOrderSql(
                       FROM matched WHERE (SELECT ok FROM ready) GROUP BY size_id),
        locked AS (${LedgerSql.lockSizes('(SELECT array_agg(id) FROM per_size)')}),
        created AS (
-         INSERT INTO orders (${ORDER_COLUMNS}, stock_shortage, stock_deducted_at)
+         INSERT INTO orders (${ORDER_COLUMNS}, stock_shortage, stock_deducted_at, ${ORDER_COUNTED.column})
          SELECT ${orderValuesSql(A)}, money.items, money.items + ${A.deliveryCostKopeks}::bigint,
                 EXISTS (SELECT 1 FROM locked l JOIN per_size d ON d.id = l.id WHERE l.stock + d.delta < 0),
-                now()
+                now(), ${ORDER_COUNTED.value}
            FROM (SELECT sum(price * quantity)::bigint AS items FROM matched) AS money
           WHERE (SELECT ok FROM ready)
          ON CONFLICT (brand_id, partner_order_id) DO NOTHING
          RETURNING id, order_number, hash, total_kopeks, brand_id, partner_order_id, source, status, payment_status,
                    delivery_status, carrier_tracking_number
        ),
+       counted AS (${countOrderSql('created')}),
        updated AS (${LedgerSql.addDeltas({ locked: 'locked', changes: 'per_size', brandId: A.brandId, condition: 'EXISTS (SELECT 1 FROM created)', withArticles: true })}),
        lines AS (
          INSERT INTO order_items (order_id, line, product_id, size_id, article, storefront_article, size, quantity, price_kopeks, line_total_kopeks)

@@ -1,4 +1,4 @@
-import { Check, Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
 import { BrandEntity } from '../identity/entities/brand.entity';
 import { kopeks } from '../database/kopeks.transformer';
 
@@ -11,7 +11,7 @@ export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 @Entity('orders')
 @Unique('uq_orders_partner_order', ['brandId', 'partnerOrderId'])
-@Check('ck_orders_source', `"source" IN ('storefront', 'platform')`)
+// `source` is of the domain order_source, which keeps it to ORDER_SOURCES (migration OrderPathCheckDomains).
 @Index('ix_orders_brand_id', ['brandId', 'id'])
 // The order list's `updatedSince` (contract §16).
 @Index('ix_orders_brand_updated', ['brandId', 'updatedAt'])
@@ -54,6 +54,10 @@ export class OrderEntity {
 
   @Column({ name: 'stock_shortage', type: 'boolean', default: false })
   stockShortage: boolean;
+
+  /** Added to its brand's order count by the statement that wrote it; false: by the insert trigger (order-count.sql.ts). */
+  @Column({ type: 'boolean', default: false, select: false })
+  counted: boolean;
 
   @Column({ name: 'ordered_at', type: 'timestamptz' })
   orderedAt: Date;

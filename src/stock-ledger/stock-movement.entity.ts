@@ -1,4 +1,4 @@
-import { Check, Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
 import type { StockReason } from './dto/stock-reason';
 
 /**
@@ -8,11 +8,8 @@ import type { StockReason } from './dto/stock-reason';
  * ledger's folder and theirs into a cycle.
  */
 @Entity('stock_movements')
-@Check('ck_stock_movements_delta', `"delta" <> 0`)
-@Check(
-  'ck_stock_movements_reason',
-  `"reason" IN ('initial', 'order', 'acceptance', 'adjustment', 'return', 'cancellation')`,
-)
+// `delta` (stock_delta: not 0) and `reason` (stock_reason: a StockReason) are of checked domains
+// (migration OrderPathCheckDomains).
 @Index('ix_stock_movements_size', ['sizeId', 'id'])
 @ForeignKey('ProductSizeEntity', ['sizeId', 'brandId'], ['id', 'brandId'], {
   name: 'fk_stock_movements_size_brand',

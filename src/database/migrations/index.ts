@@ -25,6 +25,8 @@ import { LeanWebhookSuccesses1763771950000 } from './1763771950000-lean-webhook-
 import { PersonalData1763772100000 } from './1763772100000-personal-data';
 import { DomainEventSubjectType1763772200000 } from './1763772200000-domain-event-subject-type';
 import { StockEventStorage1763772300000 } from './1763772300000-stock-event-storage';
+import { OrderPathCheckDomains1763772400000 } from './1763772400000-order-path-check-domains';
+import { OrderCountInStatement1763772500000 } from './1763772500000-order-count-in-statement';
 
 /** Every migration, in order. A new migration is added here as well as in its own file. */
 export const migrations = [
@@ -55,4 +57,6 @@ export const migrations = [
   PersonalData1763772100000,
   DomainEventSubjectType1763772200000,
   StockEventStorage1763772300000,
+  OrderPathCheckDomains1763772400000,
+  OrderCountInStatement1763772500000,
 ];
