@@ -4,8 +4,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * The statements that write orders add them to their brand's count themselves (order-count.sql.ts)
  * and mark them `counted`; the insert trigger counts every other order, one by one. The statement
  * trigger it replaces kept each inserted row in a transition table and ran a PL/pgSQL function on
- * every storefront order, about a tenth of its PostgreSQL CPU (docs/performance.md, PERF-30); a
- * row trigger whose WHEN is false costs the test of a boolean. So every order is still counted
+ * every storefront order, about 45 µs of its PostgreSQL CPU (docs/performance.md, PERF-30); a row
+ * trigger whose WHEN is false costs the test of a boolean. So every order is still counted
  * once whoever writes it: an order inserted by hand, or by the build before this one while
  * instances roll over (the column's default), by the trigger.
  */
