@@ -8,10 +8,11 @@
  * AB_TURNS pairs of turns (default 12) of AB_SECONDS each (default 3); AB_TURNS_OUT=1 prints each
  * turn's CPU. This checkout is B. BENCH_METRICS=1 runs both with metrics on (where the build has
  * them), BENCH_METRICS=B only this checkout's, to measure what they cost. AB_BOTH_WAYS=1 then runs
- * the other checkout's bench:ab against this one and prints √(B/A ÷ swapped B/A): the run favours
- * one side by a few per cent, whichever build it is (docs/performance.md, Method).
- * AB_SEPARATE_DATABASES=1 gives each build a database of its own, migrated by that build: for a
- * change of schema, which on one database both builds would run on.
+ * the other checkout's bench:ab against this one and prints √(B/A ÷ swapped B/A): a run favours
+ * one side, whichever build it is, by a few per cent and on separate databases by up to 9 %
+ * (docs/performance.md, Method). AB_SEPARATE_DATABASES=1 gives each build a database of its own,
+ * migrated by that build, and adds each side's PostgreSQL CPU: for a change of schema, which on
+ * one database both builds would run on.
  */
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
