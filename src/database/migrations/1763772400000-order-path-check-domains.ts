@@ -1,54 +1,64 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** Column, its base type, the domain it moves to, the table CHECK it replaces, and the domain's rule. */
-const MOVES: Array<{ table: string; column: string; base: string; domain: string; check: string; rule: string }> = [
+/** Column, its base type, the domain it moves to and the domain's rule, and the table CHECK it replaces (for down). */
+const MOVES: Array<{
+  table: string;
+  column: string;
+  base: string;
+  domain: string;
+  rule: string;
+  check: { name: string; text: string };
+}> = [
   {
     table: 'orders',
     column: 'source',
     base: 'character varying(16)',
     domain: 'order_source',
-    check: 'ck_orders_source',
     rule: `VALUE IN ('storefront', 'platform')`,
+    check: { name: 'ck_orders_source', text: `"source" IN ('storefront', 'platform')` },
   },
   {
     table: 'order_items',
     column: 'quantity',
     base: 'integer',
     domain: 'line_quantity',
-    check: 'ck_order_items_quantity',
     rule: 'VALUE > 0',
+    check: { name: 'ck_order_items_quantity', text: '"quantity" > 0' },
   },
   {
     table: 'order_items',
     column: 'price_kopeks',
     base: 'bigint',
     domain: 'kopeks',
-    check: 'ck_order_items_price',
     rule: 'VALUE >= 0',
+    check: { name: 'ck_order_items_price', text: '"price_kopeks" >= 0' },
   },
   {
     table: 'product_sizes',
     column: 'price_kopeks',
     base: 'bigint',
     domain: 'kopeks',
-    check: 'ck_product_sizes_price',
     rule: 'VALUE >= 0',
+    check: { name: 'ck_product_sizes_price', text: '"price_kopeks" IS NULL OR "price_kopeks" >= 0' },
   },
   {
     table: 'stock_movements',
     column: 'delta',
     base: 'integer',
     domain: 'stock_delta',
-    check: 'ck_stock_movements_delta',
     rule: 'VALUE <> 0',
+    check: { name: 'ck_stock_movements_delta', text: '"delta" <> 0' },
   },
   {
     table: 'stock_movements',
     column: 'reason',
     base: 'character varying(16)',
     domain: 'stock_reason',
-    check: 'ck_stock_movements_reason',
     rule: `VALUE IN ('initial', 'order', 'acceptance', 'adjustment', 'return', 'cancellation')`,
+    check: {
+      name: 'ck_stock_movements_reason',
+      text: `"reason" IN ('initial', 'order', 'acceptance', 'adjustment', 'return', 'cancellation')`,
+    },
   },
 ];
 
@@ -73,14 +83,12 @@ export class OrderPathCheckDomains1763772400000 implements MigrationInterface {
     for (const d of distinctDomains()) {
       await q.query(`ALTER DOMAIN "${d.domain}" ADD CONSTRAINT "ck_${d.domain}" CHECK (${d.rule})`);
     }
-    for (const m of MOVES) await q.query(`ALTER TABLE "${m.table}" DROP CONSTRAINT "${m.check}"`);
+    for (const m of MOVES) await q.query(`ALTER TABLE "${m.table}" DROP CONSTRAINT "${m.check.name}"`);
   }
 
   public async down(q: QueryRunner): Promise<void> {
     for (const m of MOVES) {
-      const rule = m.rule.replace('VALUE', `"${m.column}"`);
-      const nullable = m.table === 'product_sizes' ? `"${m.column}" IS NULL OR ` : '';
-      await q.query(`ALTER TABLE "${m.table}" ADD CONSTRAINT "${m.check}" CHECK (${nullable}${rule})`);
+      await q.query(`ALTER TABLE "${m.table}" ADD CONSTRAINT "${m.check.name}" CHECK (${m.check.text})`);
     }
     for (const m of MOVES) await q.query(`ALTER TABLE "${m.table}" ALTER COLUMN "${m.column}" TYPE ${m.base}`);
     for (const d of distinctDomains()) await q.query(`DROP DOMAIN "${d.domain}"`);
