@@ -36,6 +36,7 @@ interface Side {
   /** With a database of its own: its PostgreSQL backends' CPU a request, turn by turn. */
   database?: CpuMeter;
   databaseUs: number[];
+  requests?: Record<string, NextRequest>;
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -99,48 +100,45 @@ async function sideBySide(other: string, scenario: string): Promise<number> {
   // both would run on the later schema and a change of schema would measure as nothing.
   const separate = process.env.AB_SEPARATE_DATABASES === '1';
   const databases = separate ? [await freshDatabase(), await freshDatabase()] : [await freshDatabase()];
-  const urls = [databases[0].url, databases[databases.length - 1].url];
+  const [urlA, urlB] = [databases[0].url, databases[databases.length - 1].url];
   const port = 4100 + Math.floor(Math.random() * 50);
   const metricsOnlyB = process.env.BENCH_METRICS === 'B';
   // Each checkout's startService reads BENCH_METRICS as it starts its service.
   if (metricsOnlyB) process.env.BENCH_METRICS = '0';
-  const a = startOther(urls[0], port);
+  const a = startOther(urlA, port);
   if (metricsOnlyB) process.env.BENCH_METRICS = 'B';
-  const b = startService(urls[1], port + 60);
+  const b = startService(urlB, port + 60);
   try {
-    const sides: Side[] = [
-      { name: 'A', base: `http://127.0.0.1:${port}`, pid: a.pid!, reqPerSec: [], p99: [], cpuUs: [], databaseUs: [] },
-      {
-        name: 'B',
-        base: `http://127.0.0.1:${port + 60}`,
-        pid: b.pid!,
-        reqPerSec: [],
-        p99: [],
-        cpuUs: [],
-        databaseUs: [],
-      },
-    ];
+    const side = (name: Side['name'], pid: number, url: string, p: number): Side => ({
+      name,
+      base: `http://127.0.0.1:${p}`,
+      pid,
+      database: separate ? new CpuMeter(pid, url) : undefined,
+      reqPerSec: [],
+      p99: [],
+      cpuUs: [],
+      databaseUs: [],
+    });
+    const sides = [side('A', a.pid!, urlA, port), side('B', b.pid!, urlB, port + 60)];
     await waitHealthy(sides[0].base, a);
     await waitHealthy(sides[1].base, b);
-    if (separate) sides.forEach((side, i) => (side.database = new CpuMeter(side.pid, urls[i])));
+    // Each database is seeded through its own service; one shared is seeded once.
     const sent: string[] = [];
-    const seeded = await Promise.all(
-      (separate ? sides : [sides[1]]).map(async (side) => scenarioRequests(await seedData(side.base), sent)),
-    );
-    const scenariosOf = (side: Side) => (separate && side.name === 'A' ? seeded[0] : seeded[seeded.length - 1]);
-    if (!seeded[0][scenario]) throw new Error(`unknown scenario ${scenario}`);
+    const seedOf = async (s: Side) => scenarioRequests(await seedData(s.base), sent);
+    if (separate) await Promise.all(sides.map(async (s) => (s.requests = await seedOf(s))));
+    else sides[0].requests = sides[1].requests = await seedOf(sides[1]);
+    const requestsOf = (s: Side) => s.requests!;
+    if (!requestsOf(sides[0])[scenario]) throw new Error(`unknown scenario ${scenario}`);
     // Both at once: warmed one after the other, the build warmed last answered more requests a
     // second in the later turns, whichever build it was (docs/performance.md, Method).
-    await Promise.all(
-      sides.map((side) => run(side.base, `${side.name} warmup`, scenariosOf(side).webhook_unique, WARMUP)),
-    );
-    for (const url of new Set(urls)) {
+    await Promise.all(sides.map((s) => run(s.base, `${s.name} warmup`, requestsOf(s).webhook_unique, WARMUP)));
+    for (const url of new Set([urlA, urlB])) {
       await sql(url, 'ANALYZE');
       if (scenario === 'admin_list') await settle(url);
     }
     for (let i = 0; i < TURNS; i++) {
       // ABBA: neither build always goes first.
-      for (const side of i % 2 === 0 ? sides : [...sides].reverse()) await turn(side, scenariosOf(side)[scenario]);
+      for (const side of i % 2 === 0 ? sides : [...sides].reverse()) await turn(side, requestsOf(side)[scenario]);
     }
     if (process.env.AB_TURNS_OUT) {
       for (const side of sides)
