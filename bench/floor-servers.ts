@@ -72,6 +72,7 @@ function watchRequests(app: FastifyInstance): void {
   const metrics = createServiceMetrics({
     outboxBacklog: () => Promise.resolve({ pending: 0, failed: 0, oldestPendingAgeSeconds: 0 }),
     webhookBacklog: () => Promise.resolve({ pending: 0, failed: 0, oldestPendingAgeSeconds: 0 }),
+    eventsHorizonLag: () => Promise.resolve(0),
     readFailed: () => undefined,
   });
   outcomes.listen((o) => metrics.requests.observe(o.method, o.route, o.status, o.durationMs / 1000));

@@ -2,6 +2,7 @@ import { Client } from 'pg';
 import request from 'supertest';
 import { ErrorText } from '../src/common/errors/error-texts';
 import { DomainEvents } from '../src/domain-events/domain-events';
+import { EventsRepository } from '../src/domain-events/events.repository';
 import type { EventPart } from '../src/domain-events/domain-events.sql';
 import { readPage, readToEnd, sequenceProblems, type ReadEvent } from './support/event-stream';
 import { eventually } from './support/eventually';
@@ -9,7 +10,7 @@ import { createProduct, issueKey, journal, type IssuedKey } from './support/fixt
 import { seedOrder } from './support/orders-seed';
 import { closeSuite, openSuite, type Suite } from './support/suite';
 import { bearer } from './support/test-app';
-import { withClient } from './support/test-database';
+import { createTestDatabase, PREPARED_TRANSACTIONS_ENV, withClient, type TestDatabase } from './support/test-database';
 import { deliverAllPending } from './support/webhook-delivery';
 import { WebhookReceiver } from './support/webhook-receiver';
 import { OpenApiCheck } from './support/openapi-check';
@@ -168,7 +169,7 @@ describe('the events API', () => {
       await post(`/orders/admin/${cancelled.id}/cancel`).expect(200);
       const declined = await requestReturn(kept, 1);
       await post(`/returns/${declined}/decline`, { reasonNote: 'worn' }).expect(200);
-      // The horizon is the whole server's: another database's transaction may hold it back a moment.
+      // A worker's write in this database may hold the horizon back a moment.
       const stored = await storedEvents(brand);
       all = await eventually(async () => {
         const events = await readAll(reader);
@@ -426,6 +427,138 @@ describe('the events API', () => {
         expect(seen.map((e) => e.id).sort((a, b) => a - b)).toEqual(stored.map((e) => e.id));
       });
       expect(sequenceProblems(seen, true)).toEqual([]);
+    });
+
+    describe("the horizon is this database's writers', not the server's", () => {
+      let neighbour: TestDatabase;
+      let other: Client;
+
+      beforeAll(async () => {
+        neighbour = await createTestDatabase({ empty: true });
+        await withClient(neighbour.url, (c) => c.query('CREATE TABLE t (i int)'));
+        other = new Client({ connectionString: neighbour.url });
+        await other.connect();
+      });
+      afterAll(async () => {
+        await other?.end();
+        await neighbour?.drop();
+      });
+
+      /** After `held` has opened a transaction, a new order's event committed; `release` ends it on a failure. */
+      async function committedWhile(held: () => Promise<void>, release: () => Promise<void>) {
+        const order = await seedOrder(dbUrl(), quiet);
+        const start = await readToEnd(fetcher(quietReader));
+        await held();
+        try {
+          const [writer] = pool;
+          await writer.query('BEGIN');
+          await append(writer, order, 'order.paid');
+          await writer.query('COMMIT');
+          return { order, start };
+        } catch (error) {
+          await release();
+          throw error;
+        }
+      }
+
+      it("another database's open write transaction does not hold the feed back", async () => {
+        let running = '';
+        const { order, start } = await committedWhile(
+          async () => {
+            await other.query('BEGIN');
+            await other.query('INSERT INTO t VALUES (1)');
+            running = (await other.query('SELECT pg_current_xact_id()::text AS id')).rows[0].id;
+          },
+          () => other.query('ROLLBACK').then(() => undefined),
+        );
+        try {
+          // By the server's oldest running transaction (the neighbour's), nothing would show.
+          const [{ xmin }] = (await pool[1].query(`SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin`))
+            .rows as Array<{ xmin: string }>;
+          expect(BigInt(xmin)).toBeLessThanOrEqual(BigInt(running));
+          await eventually(
+            async () => expect((await page(start.cursor)).items.map((e) => e.data.orderId)).toEqual([order]),
+            5_000,
+          );
+          // Webhook deliveries wait on no horizon: each is a row its event's transaction wrote, claimed once committed.
+          const sent = await storefrontOrder();
+          await deliverAll();
+          expect(
+            receiver.at('/all').some((m) => m.json.type === 'order.created' && m.json.data.orderId === sent.id),
+          ).toBe(true);
+        } finally {
+          await other.query('ROLLBACK');
+        }
+      });
+
+      it("this database's open write transaction holds it back, and its age is the lag", async () => {
+        const events = suite.t.app.get(EventsRepository);
+        const [holder] = pool.slice(2);
+        const { order, start } = await committedWhile(
+          async () => {
+            await holder.query('BEGIN');
+            await holder.query('SELECT pg_current_xact_id()');
+          },
+          () => holder.query('ROLLBACK').then(() => undefined),
+        );
+        try {
+          await new Promise((resolve) => setTimeout(resolve, 1_100));
+          expect(await page(start.cursor)).toEqual({ items: [], nextCursor: start.cursor });
+          expect(await events.horizonLagSeconds()).toBeGreaterThanOrEqual(1);
+        } finally {
+          await holder.query('COMMIT');
+        }
+        await eventually(async () =>
+          expect((await page(start.cursor)).items.map((e) => e.data.orderId)).toEqual([order]),
+        );
+        await eventually(async () => expect(await events.horizonLagSeconds()).toBeLessThan(1));
+      });
+
+      // PREPARE TRANSACTION needs max_prepared_transactions, which the embedded test server sets.
+      (process.env[PREPARED_TRANSACTIONS_ENV] ? it : it.skip)(
+        'a transaction prepared here holds the feed back; one prepared in another database does not',
+        async () => {
+          const gid = `cil-test-${Date.now()}`;
+          const elsewhere = await committedWhile(
+            async () => {
+              await other.query('BEGIN');
+              await other.query('INSERT INTO t VALUES (2)');
+              await other.query(`PREPARE TRANSACTION '${gid}-other'`);
+            },
+            () => other.query(`ROLLBACK PREPARED '${gid}-other'`).then(() => undefined),
+          );
+          try {
+            await eventually(
+              async () =>
+                expect((await page(elsewhere.start.cursor)).items.map((e) => e.data.orderId)).toEqual([
+                  elsewhere.order,
+                ]),
+              5_000,
+            );
+          } finally {
+            await other.query(`ROLLBACK PREPARED '${gid}-other'`);
+          }
+          const [, , holder] = pool;
+          const here = await committedWhile(
+            async () => {
+              await holder.query('BEGIN');
+              await holder.query('SELECT pg_current_xact_id()');
+              await holder.query(`PREPARE TRANSACTION '${gid}-here'`);
+            },
+            () => holder.query(`ROLLBACK PREPARED '${gid}-here'`).then(() => undefined),
+          );
+          try {
+            await new Promise((resolve) => setTimeout(resolve, 300));
+            expect((await page(here.start.cursor)).items).toEqual([]);
+            expect(await suite.t.app.get(EventsRepository).horizonLagSeconds()).toBeGreaterThan(0.2);
+          } finally {
+            await holder.query(`COMMIT PREPARED '${gid}-here'`);
+          }
+          await eventually(async () =>
+            expect((await page(here.start.cursor)).items.map((e) => e.data.orderId)).toEqual([here.order]),
+          );
+        },
+      );
     });
   });
 

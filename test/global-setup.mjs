@@ -49,11 +49,13 @@ async function startEmbeddedPostgres() {
     persistent: false,
     createPostgresUser: process.getuid?.() === 0,
     initdbFlags: ['--no-sync'],
-    postgresFlags: ['-c', 'fsync=off', '-c', 'max_connections=300'],
+    // Prepared transactions, for the events API's horizon suite (a machine's server may allow none).
+    postgresFlags: ['-c', 'fsync=off', '-c', 'max_connections=300', '-c', 'max_prepared_transactions=8'],
     onLog: () => undefined,
   });
   await server.initialise();
   await server.start();
   process.env.DATABASE_URL = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
+  process.env.CIL_TEST_PREPARED_TRANSACTIONS = '1';
   globalThis.__embeddedPostgres = { server, root };
 }

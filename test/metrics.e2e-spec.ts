@@ -1,4 +1,5 @@
 import { Server, type AddressInfo } from 'node:net';
+import { Client } from 'pg';
 import request from 'supertest';
 import { WebhookDispatcher } from '../src/webhooks/webhook-dispatcher';
 import { eventually } from './support/eventually';
@@ -7,7 +8,7 @@ import { Scrape } from './support/prometheus-scrape';
 import { freePort } from './support/service-process';
 import { closeSuite, openSuite, type Suite } from './support/suite';
 import { bearer, startTestApp } from './support/test-app';
-import { withClient } from './support/test-database';
+import { createTestDatabase, withClient } from './support/test-database';
 import { WebhookReceiver } from './support/webhook-receiver';
 
 const DURATION = 'http_server_request_duration_seconds';
@@ -92,6 +93,7 @@ describe('metrics', () => {
       outbox_oldest_pending_age_seconds: 'gauge',
       webhook_deliveries: 'gauge',
       webhook_oldest_pending_age_seconds: 'gauge',
+      events_horizon_lag_seconds: 'gauge',
       webhook_delivery_attempts_total: 'counter',
       rate_limit_refusals_total: 'counter',
       process_cpu_seconds_total: 'counter',
@@ -197,6 +199,35 @@ describe('metrics', () => {
     expect(after.value('outbox_oldest_pending_age_seconds')).toBeLessThan(7200 + 120);
     expect(after.value('webhook_oldest_pending_age_seconds')).toBeGreaterThanOrEqual(5400);
     expect(after.value('webhook_oldest_pending_age_seconds')).toBeLessThan(5400 + 120);
+  });
+
+  it("events_horizon_lag_seconds is the age of this database's oldest writer; another database's counts not", async () => {
+    const neighbour = await createTestDatabase({ empty: true });
+    const clients = await Promise.all(
+      [suite.db.url, neighbour.url].map(async (url) => {
+        const client = new Client({ connectionString: url });
+        await client.connect();
+        return client;
+      }),
+    );
+    const [here, elsewhere] = clients;
+    try {
+      await elsewhere.query('BEGIN');
+      await elsewhere.query('SELECT pg_current_xact_id()');
+      await new Promise((resolve) => setTimeout(resolve, 1_200));
+      expect((await scrape()).value('events_horizon_lag_seconds')).toBeLessThan(1);
+      await here.query('BEGIN');
+      await here.query('SELECT pg_current_xact_id()');
+      await new Promise((resolve) => setTimeout(resolve, 1_200));
+      const held = (await scrape()).value('events_horizon_lag_seconds')!;
+      expect(held).toBeGreaterThanOrEqual(1);
+      expect(held).toBeLessThan(60);
+      await here.query('COMMIT');
+      await eventually(async () => expect((await scrape()).value('events_horizon_lag_seconds')).toBeLessThan(1));
+    } finally {
+      await Promise.all(clients.map((c) => c.end()));
+      await neighbour.drop();
+    }
   });
 
   it('counts each delivery attempt by its outcome, on a real delivery to a receiver', async () => {

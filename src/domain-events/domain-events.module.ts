@@ -4,6 +4,7 @@ import { SecurityJournalModule } from '../security-journal/security-journal.modu
 import { DomainEventEntity } from './domain-event.entity';
 import { DomainEvents } from './domain-events';
 import { EventsController } from './events.controller';
+import { EventsHorizon } from './events-horizon';
 import { EventsRepository } from './events.repository';
 import { EventsService } from './events.service';
 
@@ -15,7 +16,7 @@ import { EventsService } from './events.service';
 @Module({
   imports: [TypeOrmModule.forFeature([DomainEventEntity]), SecurityJournalModule],
   controllers: [EventsController],
-  providers: [DomainEvents, EventsRepository, EventsService],
-  exports: [DomainEvents],
+  providers: [DomainEvents, EventsRepository, EventsService, EventsHorizon],
+  exports: [DomainEvents, EventsHorizon],
 })
 export class DomainEventsModule {}

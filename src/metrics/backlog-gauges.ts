@@ -53,6 +53,22 @@ function oncePerScrape(read: () => Promise<Backlog>, failed: (error: Error) => v
   };
 }
 
+/** A gauge of its own read from the database at scrape time; left out of a scrape whose read fails. */
+export function registerDatabaseGauge(
+  registry: Registry,
+  series: { name: string; help: string },
+  read: () => Promise<Sample[]>,
+  failed: (error: Error) => void,
+): void {
+  const gauge = new DatabaseGauge(series.name, series.help, () =>
+    read().catch((error: Error) => {
+      failed(error);
+      return [];
+    }),
+  );
+  registry.registerMetric(gauge as unknown as Metric);
+}
+
 export interface BacklogSeries {
   count: { name: string; help: string; label: string };
   age: { name: string; help: string };

@@ -5,6 +5,7 @@ import type { Server } from 'node:http';
 import { RequestOutcomes } from '../common/http/request-outcomes';
 import { RateLimitRefusals } from '../common/rate-limit/rate-limit-refusals';
 import type { Environment } from '../config/environment';
+import { EventsHorizon } from '../domain-events/events-horizon';
 import { OutboxJobs } from '../outbox/outbox-jobs.repository';
 import { WebhookFigures } from '../webhooks/webhook-figures';
 import { answerPrimary } from './cluster-metrics';
@@ -31,6 +32,7 @@ export class MetricsExporter implements OnApplicationBootstrap, OnApplicationShu
     outcomes: RequestOutcomes,
     outbox: OutboxJobs,
     webhooks: WebhookFigures,
+    horizon: EventsHorizon,
     refusals: RateLimitRefusals,
   ) {
     this.port = config.get('METRICS_PORT', { infer: true });
@@ -39,7 +41,8 @@ export class MetricsExporter implements OnApplicationBootstrap, OnApplicationShu
     const metrics = createServiceMetrics({
       outboxBacklog: () => outbox.backlog(),
       webhookBacklog: () => webhooks.backlog(),
-      readFailed: (error) => this.logger.warn(`a backlog could not be read for the metrics: ${error.message}`),
+      eventsHorizonLag: () => horizon.lagSeconds(),
+      readFailed: (error) => this.logger.warn(`a gauge could not be read for the metrics: ${error.message}`),
     });
     this.metrics = metrics;
     // Subscribed before setupApp installs the platform's hook, which it does only for listeners.

@@ -8,9 +8,14 @@ const backlog = (pending: number, failed: number, age: number): Backlog => ({
   oldestPendingAgeSeconds: age,
 });
 
-function worker(outbox: () => Promise<Backlog>, webhooks: () => Promise<Backlog> = outbox) {
+function worker(
+  outbox: () => Promise<Backlog>,
+  webhooks: () => Promise<Backlog> = outbox,
+  eventsHorizonLag: () => Promise<number> = () => Promise.resolve(7.25),
+) {
   const readFailed = jest.fn();
-  return { metrics: createServiceMetrics({ outboxBacklog: outbox, webhookBacklog: webhooks, readFailed }), readFailed };
+  const sources = { outboxBacklog: outbox, webhookBacklog: webhooks, eventsHorizonLag, readFailed };
+  return { metrics: createServiceMetrics(sources), readFailed };
 }
 
 const line = (text: string, sample: string) => text.split('\n').find((l) => l.startsWith(`${sample} `));
@@ -45,6 +50,7 @@ describe('the service metrics', () => {
     expect(line(text, 'outbox_oldest_pending_age_seconds')).toMatch(/ 42.5$/);
     expect(line(text, 'webhook_deliveries{status="pending"}')).toMatch(/ 3$/);
     expect(line(text, 'webhook_oldest_pending_age_seconds')).toMatch(/ 42.5$/);
+    expect(line(text, 'events_horizon_lag_seconds')).toMatch(/ 7.25$/);
     expect(text).toContain('process_cpu_seconds_total');
     expect(text).toContain('nodejs_eventloop_lag_seconds');
   });
@@ -52,7 +58,8 @@ describe('the service metrics', () => {
   it("reads each backlog once a scrape, and leaves a backlog's series out when it cannot be read", async () => {
     const outbox = jest.fn(() => Promise.resolve(backlog(0, 0, 0)));
     const webhooks = jest.fn(() => Promise.reject(new Error('connection refused')));
-    const { metrics, readFailed } = worker(outbox, webhooks);
+    const lag = jest.fn(() => Promise.reject(new Error('too many clients')));
+    const { metrics, readFailed } = worker(outbox, webhooks, lag);
 
     const text = await metrics.registry.metrics();
 
@@ -63,5 +70,8 @@ describe('the service metrics', () => {
     expect(text).toContain('# TYPE webhook_deliveries gauge');
     expect(text).not.toMatch(/^webhook_deliveries\{/m);
     expect(text).not.toMatch(/^webhook_oldest_pending_age_seconds /m);
+    expect(readFailed).toHaveBeenCalledWith(expect.objectContaining({ message: 'too many clients' }));
+    expect(text).toContain('# TYPE events_horizon_lag_seconds gauge');
+    expect(text).not.toMatch(/^events_horizon_lag_seconds /m);
   });
 });

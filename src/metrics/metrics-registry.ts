@@ -1,10 +1,12 @@
 import { collectDefaultMetrics, Counter, Registry } from 'prom-client';
-import { registerBacklogGauges, type Backlog } from './backlog-gauges';
+import { registerBacklogGauges, registerDatabaseGauge, type Backlog } from './backlog-gauges';
 import { RequestDurations } from './request-duration';
 
 export interface MetricSources {
   outboxBacklog(): Promise<Backlog>;
   webhookBacklog(): Promise<Backlog>;
+  /** How long this database's oldest writer has held the events API's horizon back (contract §16). */
+  eventsHorizonLag(): Promise<number>;
   /** A backlog could not be read: its series are left out of this scrape. */
   readFailed(error: Error): void;
 }
@@ -48,6 +50,15 @@ export function createServiceMetrics(sources: MetricSources): ServiceMetrics {
       },
     },
     () => sources.webhookBacklog(),
+    (error) => sources.readFailed(error),
+  );
+  registerDatabaseGauge(
+    registry,
+    {
+      name: 'events_horizon_lag_seconds',
+      help: "Age of this database's oldest transaction that holds the events API back (0 when none)",
+    },
+    async () => [{ labels: {}, value: await sources.eventsHorizonLag() }],
     (error) => sources.readFailed(error),
   );
   const webhookAttempts = new Counter({

@@ -4,6 +4,8 @@ import { withDatabaseName } from '../../src/database/database-url';
 
 /** Set by the global setup (test/support/template-database.mjs). */
 const TEMPLATE_ENV = 'CIL_TEST_TEMPLATE_DB';
+/** Set by the global setup when its server takes PREPARE TRANSACTION (the embedded one). */
+export const PREPARED_TRANSACTIONS_ENV = 'CIL_TEST_PREPARED_TRANSACTIONS';
 
 export interface TestDatabase {
   url: string;
