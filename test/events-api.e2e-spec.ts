@@ -5,6 +5,7 @@ import { DomainEvents } from '../src/domain-events/domain-events';
 import { EventsRepository } from '../src/domain-events/events.repository';
 import type { EventPart } from '../src/domain-events/domain-events.sql';
 import { readPage, readToEnd, sequenceProblems, type ReadEvent } from './support/event-stream';
+import { checkedInFiles, renderedFiles } from './support/reviewed-queries';
 import { eventually } from './support/eventually';
 import { createProduct, issueKey, journal, type IssuedKey } from './support/fixtures';
 import { seedOrder } from './support/orders-seed';
@@ -156,6 +157,12 @@ describe('the events API', () => {
   afterAll(async () => {
     await closeSuite(suite);
     await receiver?.stop();
+  });
+
+  it('composes its statements as the reviewed SQL files hold them (the application’s own subscribers)', () => {
+    const rendered = renderedFiles(suite.t.app.get(DomainEvents).sql);
+    const checkedIn = checkedInFiles();
+    expect([...rendered].filter(([file, text]) => checkedIn.get(file) !== text).map(([file]) => file)).toEqual([]);
   });
 
   describe('a brand with orders and returns', () => {

@@ -451,7 +451,7 @@ describe('order list filters and updatedAt', () => {
             [],
           );
       const prepared = (await Promise.all([probe(), probe()])).flat();
-      expect(prepared.map((row) => row.name)).toContain('list_orders_by_sp_with_key');
+      expect(prepared.map((row) => row.name)).toContain('list_orders_by_status_partner_order_id_with_key');
     });
 
     it('a revoked key known to the instance gets 401 on the filtered list, before any 400', async () => {

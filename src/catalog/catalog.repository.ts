@@ -30,7 +30,7 @@ export const PRODUCT_EVENT_DATA = eventDataOf<ProductEventData>({
 });
 
 /** A product's event: $1 the product, $2 the type. The caller holds the product's row. */
-const PRODUCT_EVENT: EventPart = {
+export const PRODUCT_EVENT: EventPart = {
   subject: 'product',
   brandId: 'p.brand_id',
   subjectId: 'p.id',
@@ -82,14 +82,14 @@ export type NewSize = Pick<ProductSizeEntity, 'productId' | 'brandId' | 'name' |
 const MATCH_COLUMNS = `p.id AS product_id, p.article, p.storefront_article, p.price_kopeks AS product_price,
        s.id AS size_id, s.name AS size_name, s.name_key, s.price_kopeks AS size_price`;
 
-const MATCH_BY_ARTICLE: Prepared = {
+export const MATCH_BY_ARTICLE: Prepared = {
   name: 'match_lines_by_article',
   text: `SELECT ${MATCH_COLUMNS}
            FROM products p LEFT JOIN product_sizes s ON s.product_id = p.id
           WHERE p.brand_id = $1 AND p.article = ANY($2::text[])`,
 };
 
-const LOOKUP_STOREFRONT_LINES: Prepared = {
+export const LOOKUP_STOREFRONT_LINES: Prepared = {
   name: 'lookup_storefront_lines',
   text: CatalogSql.lookupStorefrontLines({
     brandId: '$1',

@@ -18,6 +18,14 @@ export interface EventRow {
 
 const COLUMNS = `e.id, e.brand_id, e.type, ${eventDataSql('e')} AS data, ${isoTimestampSql('e.occurred_at')} AS occurred_at, e.position`;
 
+/** A page of a brand's events ($1 brand, $2 types, $3 and $4 the cursor's position and id, $5 limit), in stream order. */
+export const EVENTS_PAGE = `SELECT ${COLUMNS} FROM domain_events e
+  WHERE e.brand_id = $1 AND e.type = ANY ($2::text[])
+    AND (e.position, e.id) > ($3::bigint, $4::bigint)
+    AND e.position < ${EVENTS_HORIZON}
+  ORDER BY e.position, e.id
+  LIMIT $5`;
+
 /** The domain_events table as the events API reads it. */
 @Injectable()
 export class EventsRepository {
@@ -25,15 +33,7 @@ export class EventsRepository {
 
   /** Up to `limit` of the brand's events of `types` after `after`, in stream order, below the horizon. */
   page(brandId: number, types: string[], after: EventCursor, limit: number): Promise<EventRow[]> {
-    return this.db.query(
-      `SELECT ${COLUMNS} FROM domain_events e
-        WHERE e.brand_id = $1 AND e.type = ANY ($2::text[])
-          AND (e.position, e.id) > ($3::bigint, $4::bigint)
-          AND e.position < ${EVENTS_HORIZON}
-        ORDER BY e.position, e.id
-        LIMIT $5`,
-      [brandId, types, after.position, after.id, limit],
-    );
+    return this.db.query(EVENTS_PAGE, [brandId, types, after.position, after.id, limit]);
   }
 
   /** How long this database's oldest writer has held the readers' horizon back (0 when none runs). */

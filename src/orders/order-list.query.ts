@@ -15,9 +15,9 @@ export interface OrderListFilter {
 
 /** Each filter's condition on a row of orders, given its parameter; in the order of their parameters. */
 const CONDITIONS: ReadonlyArray<{ field: keyof OrderListFilter; tag: string; sql: (param: string) => string }> = [
-  { field: 'status', tag: 's', sql: (p) => `status = ${p}` },
-  { field: 'partnerOrderId', tag: 'p', sql: (p) => `partner_order_id = ${p}` },
-  { field: 'updatedSince', tag: 'u', sql: (p) => `updated_at >= ${p}::timestamptz` },
+  { field: 'status', tag: 'status', sql: (p) => `status = ${p}` },
+  { field: 'partnerOrderId', tag: 'partner_order_id', sql: (p) => `partner_order_id = ${p}` },
+  { field: 'updatedSince', tag: 'updated_since', sql: (p) => `updated_at >= ${p}::timestamptz` },
 ];
 
 /**
@@ -78,6 +78,9 @@ export const LIST_ORDERS_WITH_KEY: Prepared = {
               (SELECT ${brandPageJson('k.brand_id', '$4', '$5')} FROM key_ok k) AS body`,
 };
 
+/** The fields a list may be filtered by, in the order of their parameters. */
+export const FILTER_FIELDS = CONDITIONS.map((c) => c.field);
+
 /** A filtered list's statements and the values of its filters, which follow the statement's own parameters. */
 export interface FilteredList {
   /** As LIST_ORDERS, then the filters' values. */
@@ -98,7 +101,7 @@ const filteredStatements = new Map<string, { plain: Prepared; withKey: Prepared 
 export function filteredList(filter: OrderListFilter): FilteredList | null {
   const present = CONDITIONS.filter((c) => filter[c.field] !== undefined);
   if (present.length === 0) return null;
-  const tags = present.map((c) => c.tag).join('');
+  const tags = present.map((c) => c.tag).join('_');
   let statements = filteredStatements.get(tags);
   if (!statements) {
     const where = (brandId: string, first: number) =>

@@ -16,35 +16,36 @@ import { normalizePhone, parseFullName } from './recipient-parsing';
  * (orderValues), then each statement's lines and extras.
  */
 
-/** What orderValues() gives, first in both statements. */
-const ORDER_FIELDS = [
-  'brandId',
-  'hash',
-  'source',
-  'partnerOrderId',
-  'status',
-  'paymentStatus',
-  'orderedAt',
-  'deliveryCostKopeks',
-  'promoCode',
-  'comment',
-  'recipientFullName',
-  'recipientSurname',
-  'recipientFirstName',
-  'recipientPatronymic',
-  'recipientPhone',
-  'recipientPhoneNormalized',
-  'recipientEmail',
-  'deliveryCity',
-  'deliveryCityCode',
-  'deliveryPvzCode',
-  'deliveryPvzAddress',
-  'carrierOrderUuid',
-  'carrierTrackingNumber',
-  'waybillUrl',
-  'requestFingerprint',
-] as const;
-type OrderField = (typeof ORDER_FIELDS)[number];
+/** What orderValues() gives, first in both statements, and the column each is written to. */
+const ORDER_COLUMN_OF = {
+  brandId: 'brand_id',
+  hash: 'hash',
+  source: 'source',
+  partnerOrderId: 'partner_order_id',
+  status: 'status',
+  paymentStatus: 'payment_status',
+  orderedAt: 'ordered_at',
+  deliveryCostKopeks: 'delivery_cost_kopeks',
+  promoCode: 'promo_code',
+  comment: 'comment',
+  recipientFullName: 'recipient_full_name',
+  recipientSurname: 'recipient_surname',
+  recipientFirstName: 'recipient_first_name',
+  recipientPatronymic: 'recipient_patronymic',
+  recipientPhone: 'recipient_phone',
+  recipientPhoneNormalized: 'recipient_phone_normalized',
+  recipientEmail: 'recipient_email',
+  deliveryCity: 'delivery_city',
+  deliveryCityCode: 'delivery_city_code',
+  deliveryPvzCode: 'delivery_pvz_code',
+  deliveryPvzAddress: 'delivery_pvz_address',
+  carrierOrderUuid: 'carrier_order_uuid',
+  carrierTrackingNumber: 'carrier_tracking_number',
+  waybillUrl: 'waybill_url',
+  requestFingerprint: 'request_fingerprint',
+} as const;
+type OrderField = keyof typeof ORDER_COLUMN_OF;
+const ORDER_FIELDS = Object.keys(ORDER_COLUMN_OF) as OrderField[];
 
 export const INSERT_ORDER_PARAMS = new NamedParameters([
   ...ORDER_FIELDS,
@@ -84,17 +85,16 @@ export const ACCEPT_STOREFRONT_ORDER_WITH_KEY_PARAMS = new NamedParameters([
   'settingsManage',
 ] as const);
 
-/** The columns orderValues() fills, then the two sums (items, total) each statement computes its own way. */
-const ORDER_COLUMNS = `brand_id, order_number, hash, source, partner_order_id, status, payment_status, ordered_at,
-  delivery_cost_kopeks, promo_code, comment,
-  recipient_full_name, recipient_surname, recipient_first_name, recipient_patronymic,
-  recipient_phone, recipient_phone_normalized, recipient_email,
-  delivery_city, delivery_city_code, delivery_pvz_code, delivery_pvz_address,
-  carrier_order_uuid, carrier_tracking_number, waybill_url, request_fingerprint,
-  items_total_kopeks, total_kopeks`;
-/** orderValues() in ORDER_COLUMNS' order, with the order number drawn after the brand. */
+/** The columns orderValues() fills, the order number, then the two sums (items, total) each statement computes its own way. */
+const ORDER_COLUMNS = [
+  ...ORDER_FIELDS.map((field) => ORDER_COLUMN_OF[field]),
+  'order_number',
+  'items_total_kopeks',
+  'total_kopeks',
+].join(', ');
+/** orderValues() and the order number drawn, in ORDER_COLUMNS' order. */
 const orderValuesSql = (p: Readonly<Record<OrderField, string>>) =>
-  [p.brandId, `nextval('order_number_seq')::text`, ...ORDER_FIELDS.slice(1).map((field) => p[field])].join(', ');
+  [...ORDER_FIELDS.map((field) => p[field]), `nextval('order_number_seq')::text`].join(', ');
 
 /** An order of brand `brand` by its partnerOrderId, with the fingerprint of the request that created it. */
 const earlierOrderSql = (brand: string, partnerOrderId: string) =>

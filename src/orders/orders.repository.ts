@@ -85,7 +85,8 @@ export interface LockedOrderRow extends PayableOrderRow {
  */
 const touched = (changed: string): string => `updated_at = CASE WHEN ${changed} THEN now() ELSE updated_at END`;
 
-const ORDER_EVENT: EventPart = {
+/** The event of a change to an order's state ($1 the order, $2 the type), from the order as the change left it. */
+export const ORDER_EVENT: EventPart = {
   subject: 'order',
   brandId: 'o.brand_id',
   subjectId: 'o.id',

@@ -35,6 +35,14 @@ export interface ClaimedOutboxJob {
   ageSeconds: number;
 }
 
+/** The worker's claim ($1 token, $2 lease seconds, $3 batch): due jobs no live lease holds. */
+export const CLAIM_JOBS = `UPDATE outbox SET lock_token = $1, locked_until = now() + make_interval(secs => $2), attempts = attempts + 1
+        WHERE id IN (SELECT id FROM outbox
+                      WHERE done_at IS NULL AND failed_at IS NULL AND run_after <= now()
+                        AND (locked_until IS NULL OR locked_until < now())
+                      ORDER BY run_after, id LIMIT $3 FOR UPDATE SKIP LOCKED)
+        RETURNING id, kind, payload, attempts, last_error, extract(epoch FROM now() - created_at)::float AS age_seconds`;
+
 /**
  * The outbox table's statements: the lease protocol the worker runs jobs under (claim with
  * FOR UPDATE SKIP LOCKED, renew, finish, give up, retry later; each only by the lease's holder),
@@ -53,16 +61,7 @@ export class OutboxJobs {
       attempts: number;
       last_error: string | null;
       age_seconds: number;
-    }>(
-      this.db.manager,
-      `UPDATE outbox SET lock_token = $1, locked_until = now() + make_interval(secs => $2), attempts = attempts + 1
-        WHERE id IN (SELECT id FROM outbox
-                      WHERE done_at IS NULL AND failed_at IS NULL AND run_after <= now()
-                        AND (locked_until IS NULL OR locked_until < now())
-                      ORDER BY run_after, id LIMIT $3 FOR UPDATE SKIP LOCKED)
-        RETURNING id, kind, payload, attempts, last_error, extract(epoch FROM now() - created_at)::float AS age_seconds`,
-      [token, leaseSeconds, batch],
-    );
+    }>(this.db.manager, CLAIM_JOBS, [token, leaseSeconds, batch]);
     return rows.map((row) => ({
       id: String(row.id),
       kind: row.kind,

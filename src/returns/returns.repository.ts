@@ -75,7 +75,8 @@ const STAMP: Partial<Record<ReturnStatus, string>> = {
 const COLUMNS = `id, brand_id, return_number, order_id, order_number, external_return_id, origin, status, reason_code,
   reason_note, refund_kopeks, refund_status, created_at, approved_at, received_at, closed_at, canceled_at`;
 
-const RETURN_EVENT: EventPart = {
+/** The event of a change to a return ($1 the return, $2 the type), from the return as the change left it. */
+export const RETURN_EVENT: EventPart = {
   subject: 'return',
   brandId: 'r.brand_id',
   subjectId: 'r.id',

@@ -116,12 +116,12 @@ export const LedgerSql = {
     `INSERT INTO stock_movements (brand_id, size_id, delta, reason, order_id, acceptance_id, note, actor_kind, actor_id) ${select}`,
 };
 
-const MOVEMENTS = `SELECT id, size_id, delta, reason, order_id, acceptance_id, note, actor_kind, actor_id, created_at
+export const MOVEMENTS = `SELECT id, size_id, delta, reason, order_id, acceptance_id, note, actor_kind, actor_id, created_at
    FROM stock_movements WHERE brand_id = $1 AND ($2::int IS NULL OR size_id = $2)
   ORDER BY id DESC LIMIT $3`;
 
 /** The ledger's statement, with the stock events and what their subscribers write; $12–$14 are the cause. */
-const applyChanges = (events: DomainEventsSql): Prepared => ({
+export const applyChanges = (events: DomainEventsSql): Prepared => ({
   name: 'apply_stock_changes',
   text: `WITH locked AS (${LedgerSql.lockSizes('$1')}),
        updated AS (${LedgerSql.addDeltas({ locked: 'locked', changes: 'unnest($1::int[], $2::int[])', brandId: '$3' })}),

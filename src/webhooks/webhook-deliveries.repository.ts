@@ -40,30 +40,8 @@ export interface DeliveryView {
 }
 
 /** The webhook_messages, webhook_deliveries and webhook_attempts tables. */
-@Injectable()
-export class WebhookDeliveriesRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
-
-  /**
-   * Claims due deliveries of enabled endpoints for `leaseSeconds`, at most `perEndpoint` being
-   * sent to any one endpoint (counting the claims other workers hold, but not `answered`: the
-   * caller's claims whose receiver has answered and whose outcome is being written), so a slow
-   * receiver holds only its own share: an endpoint at its share is left out before the oldest due
-   * deliveries are taken, so its backlog never stands in front of another endpoint's. The
-   * locking subquery repeats the "free" condition: a row another worker claimed meanwhile fails
-   * it on PostgreSQL's re-check and is skipped. One round trip, with what sending needs. The
-   * claims in flight are counted once (MATERIALIZED): inlined, the generic plan counted them again
-   * for every due delivery, due × in flight rows a claim (0.7 ms for 30 due and 50 in flight).
-   */
-  claim(
-    token: string,
-    limit: number,
-    perEndpoint: number,
-    leaseSeconds: number,
-    answered: string[] = [],
-  ): Promise<ClaimedDelivery[]> {
-    return this.db.query(
-      `WITH busy AS MATERIALIZED (
+/** The delivery worker's claim ($1 token, $2 limit, $3 per endpoint, $4 lease seconds, $5 ids answered but not yet recorded). */
+export const CLAIM_DELIVERIES = `WITH busy AS MATERIALIZED (
          SELECT endpoint_id, count(*)::int AS n FROM webhook_deliveries
           WHERE lock_token IS NOT NULL AND locked_until > now() AND id <> ALL ($5::bigint[]) GROUP BY endpoint_id
        ), due AS (
@@ -94,9 +72,31 @@ export class WebhookDeliveriesRepository {
          FROM claimed c
          JOIN webhook_endpoints w ON w.id = c.endpoint_id
          JOIN webhook_messages m ON m.id = c.message_id
-        ORDER BY c.id`,
-      [token, limit, perEndpoint, leaseSeconds, answered],
-    );
+        ORDER BY c.id`;
+
+@Injectable()
+export class WebhookDeliveriesRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /**
+   * Claims due deliveries of enabled endpoints for `leaseSeconds`, at most `perEndpoint` being
+   * sent to any one endpoint (counting the claims other workers hold, but not `answered`: the
+   * caller's claims whose receiver has answered and whose outcome is being written), so a slow
+   * receiver holds only its own share: an endpoint at its share is left out before the oldest due
+   * deliveries are taken, so its backlog never stands in front of another endpoint's. The
+   * locking subquery repeats the "free" condition: a row another worker claimed meanwhile fails
+   * it on PostgreSQL's re-check and is skipped. One round trip, with what sending needs. The
+   * claims in flight are counted once (MATERIALIZED): inlined, the generic plan counted them again
+   * for every due delivery, due × in flight rows a claim (0.7 ms for 30 due and 50 in flight).
+   */
+  claim(
+    token: string,
+    limit: number,
+    perEndpoint: number,
+    leaseSeconds: number,
+    answered: string[] = [],
+  ): Promise<ClaimedDelivery[]> {
+    return this.db.query(CLAIM_DELIVERIES, [token, limit, perEndpoint, leaseSeconds, answered]);
   }
 
   /**
