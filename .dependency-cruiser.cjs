@@ -17,7 +17,7 @@ const EXPORTED = {
     'recipient-parsing.ts',
   ],
   returns: ['returns.service.ts'],
-  'domain-events': ['domain-events.ts', 'domain-events.sql.ts', 'event-types.ts', 'events-horizon.ts'],
+  'domain-events': ['domain-events.ts', 'domain-events.sql.ts', 'event-columns.ts', 'event-types.ts', 'events-horizon.ts'],
   webhooks: [
     'webhooks.sql.ts',
     'webhook-dispatcher.ts',

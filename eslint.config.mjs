@@ -15,6 +15,7 @@ export default tseslint.config(
       '.dependency-cruiser.cjs',
       'test/**/*.mjs',
       'dashboard/build.mjs',
+      'scripts/**/*.mjs',
     ],
   },
   eslint.configs.recommended,

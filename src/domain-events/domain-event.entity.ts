@@ -43,7 +43,7 @@ export class DomainEventEntity {
   @Column({ type: 'varchar', length: 64 })
   type: string;
 
-  /** NULL for a `stock.changed` event, whose data is in the `stock_*` columns (stock-event-columns.ts). */
+  /** NULL for a `stock.changed` event, whose data is in the `stock_*` columns (stock-ledger/stock-event-columns.ts). */
   @Column({ type: 'jsonb', nullable: true })
   data: Record<string, unknown> | null;
 

@@ -1,13 +1,14 @@
 import type { ReviewedQuery } from '../database/reviewed-query';
 import { EVENTS_HORIZON_LAG } from './events-horizon.sql';
-import { EVENTS_PAGE } from './events.repository';
+import type { DomainEventsSql } from './domain-events.sql';
+import { eventsPage } from './events.repository';
 
 /** The events API's statements (ReviewedQuery); the appends are their owners'. */
-export function reviewedQueries(): ReviewedQuery[] {
+export function reviewedQueries(events: DomainEventsSql): ReviewedQuery[] {
   return [
     {
       name: 'events-page',
-      text: EVENTS_PAGE,
+      text: eventsPage(events),
       purpose: 'A page of a brand’s events after a cursor, below the readers’ horizon',
       parameters: ['brandId', 'types', 'afterPosition', 'afterId', 'limit'],
     },

@@ -2,7 +2,8 @@ import type { EntityManager } from 'typeorm';
 import { Transactions } from '../database/transactions';
 import type { DomainEventSubscriber } from './domain-event-subscriber';
 import { DomainEvents } from './domain-events';
-import type { EventPart } from './domain-events.sql';
+import { keptEventPart, type EventPart } from './domain-events.sql';
+import type { EventColumns } from './event-columns';
 
 const part: EventPart = {
   subject: 'order',
@@ -72,37 +73,50 @@ describe('DomainEvents', () => {
     expect(text).toContain('(1)::int, (domain_event_position())::bigint');
   });
 
-  it("keeps a stock event's data in its columns, which the other events leave empty, and gives subscribers it whole", () => {
-    const stock: EventPart = {
+  it("keeps an owner's events in its columns, which the other events leave empty, and gives subscribers them whole", () => {
+    const columns: EventColumns<'amount' | 'note'> = {
       subject: 'size',
+      columns: { amount: ['kept_amount', 'int'], note: ['kept_note', 'text'] },
+      data: (alias) => `jsonb_build_object('amount', ${alias}.kept_amount, 'note', ${alias}.kept_note)`,
+    };
+    const kept = keptEventPart({
       brandId: 'u.brand_id',
       subjectId: 'u.id',
-      type: `'stock.changed'`,
-      stock: {
-        productId: 'u.product_id',
-        article: 'u.article',
-        storefrontArticle: 'u.storefront_article',
-        size: 'u.name',
-        delta: 'u.delta',
-        stock: 'u.stock',
-        reason: `'order'`,
-        orderId: 'NULL',
-        returnId: 'NULL',
-      },
+      type: `'size.kept'`,
+      columns,
+      values: { amount: 'u.amount', note: 'u.note' },
       from: 'updated AS u',
       numbered: { sequence: 'u.n', position: 'u.p' },
-    };
-    const text = new DomainEvents().sql.append([part, stock]);
-    expect(text).toContain('position, stock_product_id, stock_article, stock_storefront_article, stock_size,');
-    expect(text).toMatch(/'size'::text, \(u\.id\)::int, \('stock\.changed'\)::text, NULL::jsonb,/);
-    expect(text).toContain('(u.product_id)::int, (u.article)::text, (u.storefront_article)::text, (u.name)::text');
-    expect(text).toMatch(/::bigint, NULL::int, NULL::text, NULL::text, NULL::text, NULL::int/);
-    expect(new DomainEvents().sql.append(part)).not.toContain('stock_');
+    });
+    const text = new DomainEvents().sql.append([part, kept]);
+    expect(text).toContain('sequence, position, kept_amount, kept_note)');
+    expect(text).toMatch(/'size'::text, \(u\.id\)::int, \('size\.kept'\)::text, NULL::jsonb,/);
+    expect(text).toContain('(GREATEST(domain_event_position(), u.p))::bigint, (u.amount)::int, (u.note)::text');
+    expect(text).toMatch(/::bigint, NULL::int, NULL::text\n/);
+    expect(new DomainEvents().sql.append(part)).not.toContain('kept_');
 
     const events = new DomainEvents();
     events.subscribe(subscriber('a'));
-    expect(events.sql.append(stock)).toContain(
-      "RETURNING e.id, e.brand_id, e.type, COALESCE(e.data, jsonb_build_object('sizeId', e.subject_id, 'productId', e.stock_product_id,",
+    events.keep(columns);
+    expect(events.sql.append(kept)).toContain(
+      "RETURNING e.id, e.brand_id, e.type, COALESCE(e.data, jsonb_build_object('amount', e.kept_amount, 'note', e.kept_note)) AS data",
+    );
+    // A statement writing no kept event returns every event's data as it is.
+    expect(events.sql.append(part)).toContain('RETURNING e.id, e.brand_id, e.type, e.data AS data');
+    expect(events.sql.data('r')).toBe(
+      "COALESCE(r.data, jsonb_build_object('amount', r.kept_amount, 'note', r.kept_note))",
+    );
+  });
+
+  it('reads the data of several ways of keeping by the subject', () => {
+    const events = new DomainEvents();
+    events.keep({ subject: 'size', columns: {}, data: () => 'a()' });
+    events.keep({ subject: 'product', columns: {}, data: () => 'b()' });
+    expect(events.sql.data('r')).toBe(
+      "COALESCE(r.data, CASE r.subject WHEN 'size' THEN a() WHEN 'product' THEN b() END)",
+    );
+    expect(() => events.keep({ subject: 'order', columns: {}, data: () => 'c()' })).toThrow(
+      'after the statements were built',
     );
   });
 

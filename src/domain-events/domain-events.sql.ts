@@ -2,7 +2,7 @@ import { jsonbObjectOf, type SqlFieldsOf } from '../database/json-object.sql';
 import type { DomainEventSubject } from './domain-event.entity';
 import type { DomainEventSubscriber } from './domain-event-subscriber';
 import type { EventData } from './dto/event-data';
-import { eventDataSql, STOCK_EVENT_COLUMNS, stockColumnValues, type StockEventValues } from './stock-event-columns';
+import { eventDataFrom, keptFields, type EventColumns, type KeptValues } from './event-columns';
 
 /** An event's data (jsonb) given the SQL expression of its sequence, which it carries with the rest. */
 export type EventDataSql = (sequence: string) => string;
@@ -46,29 +46,32 @@ interface EventPartBase {
   first?: boolean;
 }
 
-/**
- * Events whose data is a jsonb expression over `from`, given the event's `sequence` (eventDataOf).
- * Not of a size: the unique key of sequences leaves sizes out (migration StockEventStorage).
- */
+/** Events whose data is a jsonb expression over `from`, given the event's `sequence` (eventDataOf). */
 interface JsonEventPart extends EventPartBase {
-  subject: Exclude<DomainEventSubject, 'size'>;
   data: EventDataSql;
-  stock?: never;
+  kept?: never;
 }
 
 /**
- * A size's `stock.changed` events, whose data is kept in columns (stock-event-columns.ts), numbered
- * by the size's row: no size's last event is looked up, and no unique key backs its sequences.
+ * Events whose owner keeps their data in columns (EventColumns), numbered by the subject's row: no
+ * last event is looked up. The values are SQL expressions over `from`.
  */
-interface StockEventPart extends EventPartBase {
-  subject: 'size';
-  stock: StockEventValues;
+interface KeptEventPart extends EventPartBase {
+  kept: { columns: EventColumns; values: KeptValues<string> };
   numbered: NonNullable<EventPartBase['numbered']>;
   data?: never;
   unlessUnchanged?: never;
 }
 
-export type EventPart = JsonEventPart | StockEventPart;
+export type EventPart = JsonEventPart | KeptEventPart;
+
+/** A part of events kept in `columns`, typed by its fields. */
+export const keptEventPart = <F extends string>(
+  part: Omit<KeptEventPart, 'kept' | 'subject'> & { columns: EventColumns<F>; values: KeptValues<F> },
+): EventPart => {
+  const { columns, values, ...rest } = part;
+  return { ...rest, subject: columns.subject, kept: { columns, values } };
+};
 
 /**
  * The domain events' statement parts (contract §10): the owner of a subject appends its events
@@ -79,6 +82,8 @@ export type EventPart = JsonEventPart | StockEventPart;
 export interface DomainEventsSql {
   /** True when some subscriber wants events of the brand of one of `types` (SQL text expressions). */
   wanted(brandId: string, types: readonly string[]): string;
+  /** An event's data as its row `alias` of domain_events holds it, however its owner keeps it. */
+  data(alias: string): string;
   /** The same parts without the subscribers': events recorded, nothing else written (`written` is 0). */
   alone: DomainEventsSql;
   /**
@@ -107,12 +112,16 @@ const POSITION_OF_THIS_TRANSACTION = 'domain_event_position()';
 /** A part whose owner does not know the numbers: its subject's last event is read. */
 const lookedUp = (p: EventPart) => !p.numbered && !p.first;
 
+/** The columns each way of keeping in `kinds` adds to a row, in order. */
+const keptColumns = (kinds: readonly EventColumns[]) =>
+  kinds.flatMap((kind) => keptFields(kind).map((field) => kind.columns[field][0]));
+
 /**
  * One part's events as rows of (brand_id, subject, subject_id, type, data, sequence, position),
- * and with `withStock` the stock columns (NULL but for a stock part). A part whose owner knows
- * the numbers (numbered, first) costs no lookup; any other reads its subject's last event.
+ * then the columns of each way of keeping in `kinds` (NULL but for the part's own). A part whose
+ * owner knows the numbers (numbered, first) costs no lookup; any other reads its subject's last event.
  */
-function eventRows(p: EventPart, withStock: boolean): string {
+function eventRows(p: EventPart, kinds: readonly EventColumns[]): string {
   const conditions = [
     p.condition,
     p.unlessUnchanged && p.data
@@ -135,30 +144,43 @@ function eventRows(p: EventPart, withStock: boolean): string {
                                    WHERE e.subject = '${p.subject}' AND e.subject_id = (${p.subjectId})
                                    ORDER BY e.sequence DESC LIMIT 1) AS last ON true`;
   const data = p.data ? p.data(`(${known.sequence})::int`) : 'NULL::jsonb';
-  const stock = withStock ? stockColumnValues(p.stock ?? null).map((v) => `, ${v}`) : [];
+  const kept = kinds.flatMap((kind) =>
+    keptFields(kind).map((field) => {
+      const type = kind.columns[field][1];
+      return p.kept?.columns === kind ? `, (${p.kept.values[field]})::${type}` : `, NULL::${type}`;
+    }),
+  );
   return `SELECT (${p.brandId})::int, '${p.subject}'::text, (${p.subjectId})::int, (${p.type})::text, ${data},
-                 (${known.sequence})::int, (${known.position})::bigint${stock.join('')}
+                 (${known.sequence})::int, (${known.position})::bigint${kept.join('')}
           FROM ${p.from}${last}${conditions.length ? ` WHERE ${conditions.join(' AND ')}` : ''}`;
 }
 
-/** The parts for these subscribers (none: events are recorded and nothing else is written). */
-export function domainEventsSql(subscribers: readonly DomainEventSubscriber[]): DomainEventsSql {
+/**
+ * The parts for these subscribers (none: events are recorded and nothing else is written), and
+ * the ways owners keep events in columns (`kept`), which reading an event's data must know.
+ */
+export function domainEventsSql(
+  subscribers: readonly DomainEventSubscriber[],
+  kept: readonly EventColumns[] = [],
+): DomainEventsSql {
   const written = subscribers.length ? subscribers.map((s) => `(${s.written})`).join(' + ') : '0';
   const sql: DomainEventsSql = {
     wanted: (brandId, types) =>
       subscribers.length ? `(${subscribers.map((s) => s.wants(brandId, types)).join(' OR ')})` : 'false',
+    data: (alias) => eventDataFrom(alias, kept),
     get alone() {
-      return subscribers.length ? domainEventsSql([]) : sql;
+      return subscribers.length ? domainEventsSql([], kept) : sql;
     },
     appendCtes: (parts) => {
       const all = [parts].flat();
-      const withStock = all.some((p) => p.stock);
+      // Only the ways of keeping this statement writes: its other events all have their data.
+      const kinds = [...new Set(all.flatMap((p) => (p.kept ? [p.kept.columns] : [])))];
       const columns = [
         ...['brand_id', 'subject', 'subject_id', 'type', 'data', 'sequence', 'position'],
-        ...(withStock ? STOCK_EVENT_COLUMNS : []),
+        ...keptColumns(kinds),
       ].join(', ');
-      const rows = all.map((p) => eventRows(p, withStock)).join('\n         UNION ALL ');
-      const returning = `\n       RETURNING e.id, e.brand_id, e.type, ${eventDataSql('e')} AS data, e.occurred_at`;
+      const rows = all.map((p) => eventRows(p, kinds)).join('\n         UNION ALL ');
+      const returning = `\n       RETURNING e.id, e.brand_id, e.type, ${eventDataFrom('e', kinds)} AS data, e.occurred_at`;
       return [
         `domain_event AS (
        INSERT INTO domain_events AS e (${columns})

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Transactions, type Tx } from '../database/transactions';
 import type { DomainEventSubscriber } from './domain-event-subscriber';
 import { domainEventsSql, type DomainEventsSql, type EventPart } from './domain-events.sql';
+import type { EventColumns } from './event-columns';
 
 /**
  * Where the owners of orders, returns, stock and products get the statement parts that record their events, and
@@ -11,6 +12,7 @@ import { domainEventsSql, type DomainEventsSql, type EventPart } from './domain-
 @Injectable()
 export class DomainEvents {
   private readonly subscribers: DomainEventSubscriber[] = [];
+  private readonly kept: EventColumns[] = [];
   private built: DomainEventsSql | null = null;
   private readonly appends = new Map<EventPart | readonly EventPart[], string>();
 
@@ -20,9 +22,15 @@ export class DomainEvents {
     this.subscribers.push(subscriber);
   }
 
+  /** An owner keeps its events' data in columns (EventColumns): every read of an event's data must know. */
+  keep(columns: EventColumns): void {
+    if (this.built) throw new Error('a way of keeping events came after the statements were built');
+    this.kept.push(columns);
+  }
+
   /** The statement parts with every subscriber's; build statements from them on first use, not at start-up. */
   get sql(): DomainEventsSql {
-    return (this.built ??= domainEventsSql(this.subscribers));
+    return (this.built ??= domainEventsSql(this.subscribers, this.kept));
   }
 
   /** A statement that is a transaction of its own recorded events and committed, the subscribers' work `written`. */

@@ -4,7 +4,8 @@ import { DataSource } from 'typeorm';
 import { isoTimestampSql } from '../database/iso-timestamp.sql';
 import type { EventCursor } from './event-cursor';
 import { EVENTS_HORIZON, EVENTS_HORIZON_LAG } from './events-horizon.sql';
-import { eventDataSql } from './stock-event-columns';
+import { DomainEvents } from './domain-events';
+import type { DomainEventsSql } from './domain-events.sql';
 
 export interface EventRow {
   id: string;
@@ -16,10 +17,11 @@ export interface EventRow {
   position: string;
 }
 
-const COLUMNS = `e.id, e.brand_id, e.type, ${eventDataSql('e')} AS data, ${isoTimestampSql('e.occurred_at')} AS occurred_at, e.position`;
+const columns = (events: DomainEventsSql) =>
+  `e.id, e.brand_id, e.type, ${events.data('e')} AS data, ${isoTimestampSql('e.occurred_at')} AS occurred_at, e.position`;
 
 /** A page of a brand's events ($1 brand, $2 types, $3 and $4 the cursor's position and id, $5 limit), in stream order. */
-export const EVENTS_PAGE = `SELECT ${COLUMNS} FROM domain_events e
+export const eventsPage = (events: DomainEventsSql) => `SELECT ${columns(events)} FROM domain_events e
   WHERE e.brand_id = $1 AND e.type = ANY ($2::text[])
     AND (e.position, e.id) > ($3::bigint, $4::bigint)
     AND e.position < ${EVENTS_HORIZON}
@@ -29,11 +31,25 @@ export const EVENTS_PAGE = `SELECT ${COLUMNS} FROM domain_events e
 /** The domain_events table as the events API reads it. */
 @Injectable()
 export class EventsRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  private statements: { page: string; byId: string } | null = null;
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly events: DomainEvents,
+  ) {}
+
+  /** Built on first use: every owner that keeps events in columns has said so by then (DomainEvents). */
+  private get sql() {
+    const events = this.events.sql;
+    return (this.statements ??= {
+      page: eventsPage(events),
+      byId: `SELECT ${columns(events)} FROM domain_events e WHERE e.id = $1`,
+    });
+  }
 
   /** Up to `limit` of the brand's events of `types` after `after`, in stream order, below the horizon. */
   page(brandId: number, types: string[], after: EventCursor, limit: number): Promise<EventRow[]> {
-    return this.db.query(EVENTS_PAGE, [brandId, types, after.position, after.id, limit]);
+    return this.db.query(this.sql.page, [brandId, types, after.position, after.id, limit]);
   }
 
   /** How long this database's oldest writer has held the readers' horizon back (0 when none runs). */
@@ -43,7 +59,7 @@ export class EventsRepository {
   }
 
   async byId(id: number): Promise<EventRow | null> {
-    const rows: EventRow[] = await this.db.query(`SELECT ${COLUMNS} FROM domain_events e WHERE e.id = $1`, [id]);
+    const rows: EventRow[] = await this.db.query(this.sql.byId, [id]);
     return rows[0] ?? null;
   }
 }

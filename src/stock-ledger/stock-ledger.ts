@@ -2,12 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { DomainEvents } from '../domain-events/domain-events';
-import type { DomainEventsSql, EventPart } from '../domain-events/domain-events.sql';
+import { keptEventPart, type DomainEventsSql, type EventPart } from '../domain-events/domain-events.sql';
 import { AppError } from '../common/errors/app-error';
 import { ErrorText } from '../common/errors/error-texts';
 import { isOutOfRange } from '../common/errors/pg-errors';
 import { PreparedStatements, type Prepared } from '../database/prepared';
 import type { StockReason } from './dto/stock-reason';
+import { STOCK_EVENT_COLUMNS } from './stock-event-columns';
 
 export interface StockChange {
   sizeId: number;
@@ -80,32 +81,33 @@ export const LedgerSql = {
     cause: { reason: string; orderId: string; returnId: string };
     /** True when addDeltas was given the articles (no lookup then). */
     withArticles?: boolean;
-  }): EventPart => ({
-    subject: 'size',
-    brandId: p.brandId,
-    subjectId: 'u.id',
-    type: `'stock.changed'`,
-    stock: {
-      productId: 'u.product_id',
-      article: `${p.withArticles ? 'u' : 'pa'}.article`,
-      storefrontArticle: `${p.withArticles ? 'u' : 'pa'}.storefront_article`,
-      size: 'u.name',
-      delta: 'u.delta',
-      stock: 'u.stock',
-      reason: p.cause.reason,
-      orderId: p.cause.orderId,
-      returnId: p.cause.returnId,
-    },
-    from: `${p.updated} AS u${
-      p.withArticles
-        ? ''
-        : `
+  }): EventPart =>
+    keptEventPart({
+      brandId: p.brandId,
+      subjectId: 'u.id',
+      type: `'stock.changed'`,
+      columns: STOCK_EVENT_COLUMNS,
+      values: {
+        productId: 'u.product_id',
+        article: `${p.withArticles ? 'u' : 'pa'}.article`,
+        storefrontArticle: `${p.withArticles ? 'u' : 'pa'}.storefront_article`,
+        size: 'u.name',
+        delta: 'u.delta',
+        stock: 'u.stock',
+        reason: p.cause.reason,
+        orderId: p.cause.orderId,
+        returnId: p.cause.returnId,
+      },
+      from: `${p.updated} AS u${
+        p.withArticles
+          ? ''
+          : `
            JOIN (SELECT id, article, storefront_article FROM products
                   WHERE id = ANY (ARRAY(SELECT product_id FROM ${p.updated}))) AS pa ON pa.id = u.product_id`
-    }`,
-    condition: 'u.delta <> 0',
-    numbered: { sequence: 'u.stock_events', position: 'u.stock_event_position' },
-  }),
+      }`,
+      condition: 'u.delta <> 0',
+      numbered: { sequence: 'u.stock_events', position: 'u.stock_event_position' },
+    }),
 
   /**
    * The ledger rows, from a SELECT of (brand_id, size_id, delta, reason, order_id, acceptance_id,
@@ -177,7 +179,9 @@ export class StockLedger {
     @InjectDataSource() private readonly db: DataSource,
     private readonly statements: PreparedStatements,
     private readonly events: DomainEvents,
-  ) {}
+  ) {
+    events.keep(STOCK_EVENT_COLUMNS);
+  }
 
   /** Built on first use: every subscriber to the events is in by then (DomainEvents). */
   private get applyChanges(): Prepared {

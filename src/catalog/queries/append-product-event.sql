@@ -83,33 +83,7 @@ WITH
       e.id,
       e.brand_id,
       e.type,
-      COALESCE(
-        e.data,
-        jsonb_build_object(
-          'sizeId',
-          e.subject_id,
-          'productId',
-          e.stock_product_id,
-          'article',
-          e.stock_article,
-          'storefrontArticle',
-          e.stock_storefront_article,
-          'size',
-          e.stock_size,
-          'delta',
-          e.stock_delta,
-          'stock',
-          e.stock_after,
-          'reason',
-          e.stock_reason,
-          'orderId',
-          e.stock_order_id,
-          'returnId',
-          e.stock_return_id,
-          'sequence',
-          e.sequence
-        )
-      ) AS data,
+      e.data AS data,
       e.occurred_at
   ),
   wh_targets AS (

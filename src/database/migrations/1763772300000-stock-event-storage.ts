@@ -16,7 +16,7 @@ const COLUMNS: Array<[name: string, type: string]> = [
  * A storefront order writes a `stock.changed` event a size; what it costs PostgreSQL is made
  * smaller (docs/performance.md, PERF-28):
  * - such an event keeps its data in columns of its row, and `data` is NULL for it: the events API
- *   and the webhook messages build the same object from them (stock-event-columns.ts). Nullable
+ *   and the webhook messages build the same object from them (stock-ledger/stock-event-columns.ts). Nullable
  *   columns without a default and a dropped NOT NULL change no row; events written before keep
  *   their `data`;
  * - the unique key of sequences leaves sizes out: a size's sequence is its row's counter
