@@ -5,7 +5,14 @@ import { WebhookDispatcher } from '../src/webhooks/webhook-dispatcher';
 import { eventually } from './support/eventually';
 import { createProduct, issueKey, type IssuedKey } from './support/fixtures';
 import { Scrape } from './support/prometheus-scrape';
-import { freePort } from './support/service-process';
+import {
+  freePort,
+  serviceEnv,
+  spawnService,
+  stopService,
+  waitForHealth,
+  type ServiceProcess,
+} from './support/service-process';
 import { closeSuite, openSuite, type Suite } from './support/suite';
 import { bearer, startTestApp } from './support/test-app';
 import { createTestDatabase, withClient } from './support/test-database';
@@ -16,6 +23,7 @@ const WEBHOOK_ROUTE = '/orders/integrations/partner/webhook';
 const BUYER = { fullName: 'Fedorova Olga', phone: '+79005550000', email: 'olga.fedorova@example.com' };
 const BURST = 20;
 const QUIET = { HOST: '127.0.0.1', WEBHOOK_WORKER: 'false', OUTBOX_WORKER: 'false' };
+const SECRETS_ENCRYPTION_KEY = 'cd'.repeat(32);
 
 let seq = 0;
 
@@ -64,7 +72,7 @@ describe('metrics', () => {
         ...QUIET,
         METRICS_PORT: String(port),
         WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-        SECRETS_ENCRYPTION_KEY: 'cd'.repeat(32),
+        SECRETS_ENCRYPTION_KEY,
         WEBHOOK_TIMEOUT_MS: '1500',
         WEBHOOK_RETRY_SCHEDULE: '60,60',
         RATE_LIMIT_PER_SECOND: '100',
@@ -283,6 +291,42 @@ describe('metrics', () => {
       expect(values.filter((value) => value.includes(secret))).toEqual([]);
     }
     expect(values.filter((value) => /Fedorova|79005550000|example\.com|Bearer/i.test(value))).toEqual([]);
+  });
+
+  /**
+   * The service as `npm start` runs it, with its request lines logged: on Express, that logger is
+   * middleware mounted as a route for every path, which the app in this process (logging nothing) lacks.
+   */
+  describe('in the service as a process, its request lines logged', () => {
+    let service: ServiceProcess | undefined;
+    let serviceMetrics: string;
+    const scrapeService = () => Scrape.of(serviceMetrics);
+    const call = async (method: string, path: string) => (await fetch(`${service!.baseUrl}${path}`, { method })).status;
+
+    beforeAll(async () => {
+      const port = await freePort();
+      serviceMetrics = `http://127.0.0.1:${port}/metrics`;
+      const env = { ...QUIET, METRICS_PORT: String(port), LOG_LEVEL: 'info', SECRETS_ENCRYPTION_KEY };
+      service = spawnService(await serviceEnv(suite.db.url, env));
+      await waitForHealth(service);
+    });
+    afterAll(async () => {
+      if (service) await stopService(service);
+    });
+
+    it('labels a 404 without a route `unmatched`, and a route by its template only', async () => {
+      expect(await call('GET', '/no/such/place/12345')).toBe(404);
+      expect(await call('GET', '/health/deeper')).toBe(404);
+      expect(await call('DELETE', '/health')).toBe(404);
+      expect(await call('GET', '/health')).toBe(200);
+      await eventually(async () => {
+        const page = await scrapeService();
+        expect(page.histogramCount(DURATION, series('GET', 'unmatched', 404))).toBe(2);
+        expect(page.histogramCount(DURATION, series('DELETE', 'unmatched', 404))).toBe(1);
+      });
+      const routes = new Set((await scrapeService()).series(DURATION).map((d) => d.labels.http_route));
+      expect([...routes].sort()).toEqual(['/health', 'unmatched']);
+    });
   });
 
   it('listens on METRICS_PORT only when it is set', async () => {
