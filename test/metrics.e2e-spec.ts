@@ -24,6 +24,20 @@ const BUYER = { fullName: 'Fedorova Olga', phone: '+79005550000', email: 'olga.f
 const BURST = 20;
 const QUIET = { HOST: '127.0.0.1', WEBHOOK_WORKER: 'false', OUTBOX_WORKER: 'false' };
 const SECRETS_ENCRYPTION_KEY = 'cd'.repeat(32);
+/** OpenTelemetry's known HTTP methods; any other is counted as `_OTHER`. */
+const KNOWN_METHODS = [
+  'CONNECT',
+  'DELETE',
+  'GET',
+  'HEAD',
+  'OPTIONS',
+  'PATCH',
+  'POST',
+  'PUT',
+  'QUERY',
+  'TRACE',
+  '_OTHER',
+];
 
 let seq = 0;
 
@@ -106,8 +120,14 @@ describe('metrics', () => {
       rate_limit_refusals_total: 'counter',
       process_cpu_seconds_total: 'counter',
       nodejs_eventloop_lag_seconds: 'gauge',
+      nodejs_active_handles_all: 'gauge',
+      nodejs_active_requests_all: 'gauge',
+      nodejs_active_resources_all: 'gauge',
     });
     const page = await scrape();
+    // `_total` is a counter's suffix: a gauge named so reads as one.
+    const gauges = Object.entries(page.types()).filter(([, type]) => type === 'gauge');
+    expect(gauges.map(([name]) => name).filter((name) => name.endsWith('_total'))).toEqual([]);
     for (const state of ['pending', 'failed']) expect(page.value('outbox_jobs', { state })).toBeDefined();
     for (const status of ['pending', 'failed']) expect(page.value('webhook_deliveries', { status })).toBeDefined();
     for (const outcome of ['succeeded', 'failed'])
@@ -326,6 +346,16 @@ describe('metrics', () => {
       });
       const routes = new Set((await scrapeService()).series(DURATION).map((d) => d.labels.http_route));
       expect([...routes].sort()).toEqual(['/health', 'unmatched']);
+    });
+
+    it('labels a method OpenTelemetry does not know `_OTHER`, never as sent', async () => {
+      for (const method of ['PROPFIND', 'MKCOL', 'PURGE']) expect(await call(method, '/no/such/place')).toBe(404);
+      expect(await call('PROPFIND', '/health')).toBe(404);
+      await eventually(async () =>
+        expect((await scrapeService()).histogramCount(DURATION, series('_OTHER', 'unmatched', 404))).toBe(4),
+      );
+      const methods = new Set((await scrapeService()).series(DURATION).map((d) => d.labels.http_request_method));
+      expect([...methods].filter((method) => !KNOWN_METHODS.includes(method))).toEqual([]);
     });
   });
 
