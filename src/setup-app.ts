@@ -139,6 +139,7 @@ function setupFastify(app: NestFastifyApplication, outcomes: RequestOutcomes): v
 function setupExpress(app: NestExpressApplication, filter: ErrorFilter, outcomes: RequestOutcomes): void {
   app.getHttpServer().on('clientError', answerClientError);
   const listening = outcomes.listening;
+  forgetMiddlewareRoutes(app.getHttpAdapter() as unknown as ExpressAdapter);
   // The first middleware of Nest's Express adapter calls this hook: one middleware fewer than our own.
   (app.getHttpAdapter() as unknown as ExpressAdapter).setOnRequestHook(
     (request: IncomingMessage, response: ServerResponse, next: (e?: unknown) => void) => {
@@ -146,7 +147,7 @@ function setupExpress(app: NestExpressApplication, filter: ErrorFilter, outcomes
       if (listening) {
         const start = performance.now();
         response.once('finish', () => {
-          // Express's router leaves the matched route on the request.
+          // Express's router leaves the matched route on the request (none on a 404 without one).
           const route = (request as { route?: { path?: unknown } }).route?.path;
           outcomes.answered(
             request as unknown as HttpRequest,
@@ -162,4 +163,19 @@ function setupExpress(app: NestExpressApplication, filter: ErrorFilter, outcomes
     },
   );
   app.use(jsonBodyOnly(BODY_LIMIT_BYTES, filter));
+}
+
+/**
+ * Express leaves on the request the last route whose path matched, and Nest mounts middleware as
+ * routes too (nestjs-pino's `/{*path}` once request lines are logged): a request that reaches Nest's
+ * not-found handler was taken by no controller, so it keeps no route, and is counted `unmatched` as
+ * on Fastify. Nest installs that handler at init, after setupApp.
+ */
+function forgetMiddlewareRoutes(adapter: ExpressAdapter): void {
+  const install = adapter.setNotFoundHandler.bind(adapter);
+  adapter.setNotFoundHandler = (handler: (...args: unknown[]) => unknown, prefix?: string): unknown =>
+    install((request: { route?: unknown }, ...rest: unknown[]) => {
+      request.route = undefined;
+      return handler(request, ...rest);
+    }, prefix);
 }

@@ -10,6 +10,17 @@ import { closeSuite, openSuite, type Suite } from './support/suite';
 import { ADMIN, bearer } from './support/test-app';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** The page's document as code run in it sees it (this suite compiles without the DOM's types). */
+interface PageDocument {
+  activeElement: PageElement | null;
+  body: PageElement;
+}
+interface PageElement {
+  tagName: string;
+  textContent: string | null;
+  getAttribute(name: string): string | null;
+}
 const SHOTS = path.resolve(__dirname, '../artifacts/screenshots');
 
 /**
@@ -424,6 +435,91 @@ describe('the admin area in a browser', () => {
         .click();
       await closesAtOnce(page, 'Signing secret', how);
     }
+    await context.close();
+  });
+
+  it('gives focus back, after every secret dialog, to the control that started it or the nearest one left', async () => {
+    const context = await newContext();
+    const page = await signIn(context, ADMIN.email, ADMIN.password);
+    await page.getByLabel('Store', { exact: true }).selectOption({ label: brand.name });
+    /** What has focus, as a keyboard or screen-reader user would be told: `body` is nowhere. */
+    const focused = () =>
+      page.evaluate(() => {
+        const { document } = globalThis as unknown as { document: PageDocument };
+        const element = document.activeElement;
+        if (!element || element === document.body) return 'body';
+        const name = element.getAttribute('aria-label') ?? element.textContent?.trim();
+        return `${element.tagName.toLowerCase()} ${name}`;
+      });
+    const hasFocus = (control: ReturnType<Page['getByRole']>) =>
+      eventually(async () =>
+        expect(
+          await control.evaluate(
+            (element) =>
+              element === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement,
+          ),
+        ).toBe(true),
+      );
+
+    // An issued key: its dialog opens as the issue form's closes, and Done goes back to the page's Issue key.
+    const issue = page.getByRole('button', { name: 'Issue key', exact: true });
+    await issue.click();
+    const form = page.getByRole('dialog', { name: 'Issue key' });
+    await form.getByLabel('Name').fill('Focus kept');
+    await form.getByLabel('orders.read').check();
+    await form.getByRole('button', { name: 'Issue key' }).click();
+    await closesAtOnce(page, 'Key for Focus kept', 'Done');
+    await hasFocus(issue);
+
+    // A rolled key: the roll revokes the old key, whose row loses its Roll button; focus goes to what is left there.
+    const oldRow = page.getByRole('row').filter({ hasText: 'Focus kept' });
+    const hint = (await oldRow.locator('code').textContent())!.trim();
+    await oldRow.getByRole('button', { name: 'Roll Focus kept' }).click();
+    await page.getByRole('dialog', { name: /Roll/ }).getByRole('button', { name: 'Roll' }).click();
+    await closesAtOnce(page, 'Key for Focus kept', 'Escape');
+    const rolled = page.getByRole('row').filter({ hasText: hint });
+    await rolled.getByRole('button', { name: 'Roll Focus kept' }).waitFor({ state: 'detached' });
+    await hasFocus(rolled.getByRole('button', { name: 'Requests of Focus kept' }));
+
+    // A revoked key's Revoke button goes as the list reloads after the dialog: focus stays in the row all the same.
+    const current = page.getByRole('row').filter({ hasText: 'Focus kept' }).filter({ hasText: 'active' });
+    await current.getByRole('button', { name: 'Revoke Focus kept' }).click();
+    await page
+      .getByRole('dialog', { name: /Revoke/ })
+      .getByRole('button', { name: 'Revoke' })
+      .click();
+    await eventually(async () => expect(await focused()).toBe('button Requests of Focus kept'));
+    expect(await page.getByRole('button', { name: 'Revoke Focus kept' }).count()).toBe(0);
+
+    // A production site's key: back to its Issue site key.
+    await page.getByRole('link', { name: 'Production sites' }).click();
+    await page.getByLabel('Name').fill('Focus workshop');
+    await page.getByRole('button', { name: 'Create' }).click();
+    const siteKey = page
+      .getByRole('article', { name: 'Site Focus workshop' })
+      .getByRole('button', { name: 'Issue site key' });
+    await siteKey.click();
+    await closesAtOnce(page, 'Site key for Focus workshop', 'Escape');
+    await hasFocus(siteKey);
+
+    // A webhook endpoint's secret: back to the form's Create; a rotated one, back to the row's Rotate secret.
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    const url = 'https://93.184.216.34/focus-kept';
+    await page.getByLabel('URL').fill(url);
+    await page.getByLabel('order.created').check();
+    const create = page.getByRole('button', { name: 'Create' });
+    await create.click();
+    await closesAtOnce(page, 'Signing secret', 'Done');
+    await hasFocus(create);
+    const rotate = page.getByRole('row').filter({ hasText: url }).getByRole('button', { name: 'Rotate secret' });
+    await rotate.click();
+    await page
+      .getByRole('dialog', { name: /Rotate/ })
+      .getByRole('button', { name: 'Rotate' })
+      .click();
+    await closesAtOnce(page, 'Signing secret', 'Done');
+    await hasFocus(rotate);
+    expect(await focused()).toBe('button Rotate secret');
     await context.close();
   });
 

@@ -5,6 +5,7 @@ import { chmod, mkdtemp } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { embeddedPostgresFor } from './support/embedded-postgres-class.mjs';
 import { createTemplateDatabase } from './support/template-database.mjs';
 
 function freePort() {
@@ -25,18 +26,11 @@ export default async function globalSetup() {
 
 async function startEmbeddedPostgres() {
   const root = await mkdtemp(path.join(tmpdir(), 'cil-test-pg-'));
-  // The same checks and the same package the service uses (built by pretest): as root, the
-  // postgres user must reach the data here, and the binaries are run from a copy it can enter.
-  const { postgresUserBlocker } = await import('../dist/database/embedded-postgres-access.js');
-  const { importEmbeddedPostgres } = await import('../dist/database/embedded-postgres-package.js');
-  const fail = (message) => {
-    process.stderr.write(`cannot start the test database: ${message}\n`);
-    process.exit(1);
-  };
-  const blocker = postgresUserBlocker(root);
-  if (blocker) fail(blocker);
-  const EmbeddedPostgres = await importEmbeddedPostgres((message) => process.stderr.write(`${message}\n`)).catch(
-    (error) => fail(error.message),
+  const EmbeddedPostgres = await embeddedPostgresFor(root, (message) => process.stderr.write(`${message}\n`)).catch(
+    (error) => {
+      process.stderr.write(`cannot start the test database: ${error.message}\n`);
+      process.exit(1);
+    },
   );
   // The server runs as the `postgres` OS user, which must traverse this folder.
   await chmod(root, 0o755);

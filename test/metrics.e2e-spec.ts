@@ -5,7 +5,14 @@ import { WebhookDispatcher } from '../src/webhooks/webhook-dispatcher';
 import { eventually } from './support/eventually';
 import { createProduct, issueKey, type IssuedKey } from './support/fixtures';
 import { Scrape } from './support/prometheus-scrape';
-import { freePort } from './support/service-process';
+import {
+  freePort,
+  serviceEnv,
+  spawnService,
+  stopService,
+  waitForHealth,
+  type ServiceProcess,
+} from './support/service-process';
 import { closeSuite, openSuite, type Suite } from './support/suite';
 import { bearer, startTestApp } from './support/test-app';
 import { createTestDatabase, withClient } from './support/test-database';
@@ -16,6 +23,21 @@ const WEBHOOK_ROUTE = '/orders/integrations/partner/webhook';
 const BUYER = { fullName: 'Fedorova Olga', phone: '+79005550000', email: 'olga.fedorova@example.com' };
 const BURST = 20;
 const QUIET = { HOST: '127.0.0.1', WEBHOOK_WORKER: 'false', OUTBOX_WORKER: 'false' };
+const SECRETS_ENCRYPTION_KEY = 'cd'.repeat(32);
+/** OpenTelemetry's known HTTP methods; any other is counted as `_OTHER`. */
+const KNOWN_METHODS = [
+  'CONNECT',
+  'DELETE',
+  'GET',
+  'HEAD',
+  'OPTIONS',
+  'PATCH',
+  'POST',
+  'PUT',
+  'QUERY',
+  'TRACE',
+  '_OTHER',
+];
 
 let seq = 0;
 
@@ -64,7 +86,7 @@ describe('metrics', () => {
         ...QUIET,
         METRICS_PORT: String(port),
         WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-        SECRETS_ENCRYPTION_KEY: 'cd'.repeat(32),
+        SECRETS_ENCRYPTION_KEY,
         WEBHOOK_TIMEOUT_MS: '1500',
         WEBHOOK_RETRY_SCHEDULE: '60,60',
         RATE_LIMIT_PER_SECOND: '100',
@@ -98,8 +120,14 @@ describe('metrics', () => {
       rate_limit_refusals_total: 'counter',
       process_cpu_seconds_total: 'counter',
       nodejs_eventloop_lag_seconds: 'gauge',
+      nodejs_active_handles_all: 'gauge',
+      nodejs_active_requests_all: 'gauge',
+      nodejs_active_resources_all: 'gauge',
     });
     const page = await scrape();
+    // `_total` is a counter's suffix: a gauge named so reads as one.
+    const gauges = Object.entries(page.types()).filter(([, type]) => type === 'gauge');
+    expect(gauges.map(([name]) => name).filter((name) => name.endsWith('_total'))).toEqual([]);
     for (const state of ['pending', 'failed']) expect(page.value('outbox_jobs', { state })).toBeDefined();
     for (const status of ['pending', 'failed']) expect(page.value('webhook_deliveries', { status })).toBeDefined();
     for (const outcome of ['succeeded', 'failed'])
@@ -283,6 +311,52 @@ describe('metrics', () => {
       expect(values.filter((value) => value.includes(secret))).toEqual([]);
     }
     expect(values.filter((value) => /Fedorova|79005550000|example\.com|Bearer/i.test(value))).toEqual([]);
+  });
+
+  /**
+   * The service as `npm start` runs it, with its request lines logged: on Express, that logger is
+   * middleware mounted as a route for every path, which the app in this process (logging nothing) lacks.
+   */
+  describe('in the service as a process, its request lines logged', () => {
+    let service: ServiceProcess | undefined;
+    let serviceMetrics: string;
+    const scrapeService = () => Scrape.of(serviceMetrics);
+    const call = async (method: string, path: string) => (await fetch(`${service!.baseUrl}${path}`, { method })).status;
+
+    beforeAll(async () => {
+      const port = await freePort();
+      serviceMetrics = `http://127.0.0.1:${port}/metrics`;
+      const env = { ...QUIET, METRICS_PORT: String(port), LOG_LEVEL: 'info', SECRETS_ENCRYPTION_KEY };
+      service = spawnService(await serviceEnv(suite.db.url, env));
+      await waitForHealth(service);
+    });
+    afterAll(async () => {
+      if (service) await stopService(service);
+    });
+
+    it('labels a 404 without a route `unmatched`, and a route by its template only', async () => {
+      expect(await call('GET', '/no/such/place/12345')).toBe(404);
+      expect(await call('GET', '/health/deeper')).toBe(404);
+      expect(await call('DELETE', '/health')).toBe(404);
+      expect(await call('GET', '/health')).toBe(200);
+      await eventually(async () => {
+        const page = await scrapeService();
+        expect(page.histogramCount(DURATION, series('GET', 'unmatched', 404))).toBe(2);
+        expect(page.histogramCount(DURATION, series('DELETE', 'unmatched', 404))).toBe(1);
+      });
+      const routes = new Set((await scrapeService()).series(DURATION).map((d) => d.labels.http_route));
+      expect([...routes].sort()).toEqual(['/health', 'unmatched']);
+    });
+
+    it('labels a method OpenTelemetry does not know `_OTHER`, never as sent', async () => {
+      for (const method of ['PROPFIND', 'MKCOL', 'PURGE']) expect(await call(method, '/no/such/place')).toBe(404);
+      expect(await call('PROPFIND', '/health')).toBe(404);
+      await eventually(async () =>
+        expect((await scrapeService()).histogramCount(DURATION, series('_OTHER', 'unmatched', 404))).toBe(4),
+      );
+      const methods = new Set((await scrapeService()).series(DURATION).map((d) => d.labels.http_request_method));
+      expect([...methods].filter((method) => !KNOWN_METHODS.includes(method))).toEqual([]);
+    });
   });
 
   it('listens on METRICS_PORT only when it is set', async () => {

@@ -1,6 +1,7 @@
-import { collectDefaultMetrics, Counter, Registry } from 'prom-client';
+import { Counter, Registry } from 'prom-client';
 import { registerBacklogGauges, registerDatabaseGauge, type Backlog } from './backlog-gauges';
 import { RequestDurations } from './request-duration';
+import { collectRuntimeMetrics } from './runtime-metrics';
 
 export interface MetricSources {
   outboxBacklog(): Promise<Backlog>;
@@ -25,7 +26,7 @@ export interface ServiceMetrics {
  */
 export function createServiceMetrics(sources: MetricSources): ServiceMetrics {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+  collectRuntimeMetrics(registry);
   const requests = new RequestDurations(registry);
   registerBacklogGauges(
     registry,

@@ -20,4 +20,17 @@ describe('RequestDurations', () => {
       `${REQUEST_DURATION}_count{http_request_method="GET",http_route="unmatched",http_response_status_code="404"} 1`,
     );
   });
+
+  it('labels a method OpenTelemetry does not know `_OTHER`, and keeps the ones it knows', async () => {
+    const registry = new Registry();
+    const durations = new RequestDurations(registry);
+    for (const method of ['PROPFIND', 'MKCOL', 'M-SEARCH', 'get']) durations.observe(method, null, 404, 0.001);
+    for (const method of ['QUERY', 'TRACE', 'CONNECT']) durations.observe(method, null, 404, 0.001);
+    const text = await registry.metrics();
+    const count = (method: string) =>
+      `${REQUEST_DURATION}_count{http_request_method="${method}",http_route="unmatched",http_response_status_code="404"}`;
+    expect(text).toContain(`${count('_OTHER')} 4`);
+    for (const method of ['QUERY', 'TRACE', 'CONNECT']) expect(text).toContain(`${count(method)} 1`);
+    expect(text).not.toMatch(/PROPFIND|MKCOL|M-SEARCH|"get"/);
+  });
 });

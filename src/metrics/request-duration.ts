@@ -5,6 +5,29 @@ export const REQUEST_DURATION = 'http_server_request_duration_seconds';
 /** OpenTelemetry's advice for `http.server.request.duration`, in seconds. */
 const BOUNDS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
 
+/**
+ * The methods OpenTelemetry's HTTP conventions know (RFC 9110's, PATCH and QUERY); any other is
+ * `_OTHER`, so a client cannot add series by inventing methods (Node's parser accepts WebDAV's
+ * and a dozen more).
+ */
+const KNOWN_METHODS = new Set([
+  'CONNECT',
+  'DELETE',
+  'GET',
+  'HEAD',
+  'OPTIONS',
+  'PATCH',
+  'POST',
+  'PUT',
+  'QUERY',
+  'TRACE',
+]);
+export const OTHER_METHOD = '_OTHER';
+
+export function methodLabel(method: string): string {
+  return KNOWN_METHODS.has(method) ? method : OTHER_METHOD;
+}
+
 type Label = 'http_request_method' | 'http_route' | 'http_response_status_code';
 type Series = ReturnType<Histogram<Label>['labels']>;
 /** Keyed by route template; null when no route matched. */
@@ -31,7 +54,10 @@ export class RequestDurations {
     });
   }
 
-  /** `route` is the template, or null when no route matched (labelled `unmatched`). */
+  /**
+   * `route` is the template, or null when no route matched (labelled `unmatched`). The cache is keyed
+   * by the method as received: Node's parser bounds those to its own list.
+   */
   observe(method: string, route: string | null, status: number, seconds: number): void {
     let methods = this.byStatus.get(status);
     if (methods === undefined) this.byStatus.set(status, (methods = new Map<string, ByRoute>()));
@@ -39,7 +65,7 @@ export class RequestDurations {
     if (routes === undefined) methods.set(method, (routes = new Map<string | null, Series>()));
     let series = routes.get(route);
     if (series === undefined) {
-      series = this.histogram.labels(method, route ?? 'unmatched', String(status));
+      series = this.histogram.labels(methodLabel(method), route ?? 'unmatched', String(status));
       routes.set(route, series);
     }
     series.observe(seconds);

@@ -1,9 +1,10 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { dialogClosed, dialogOpened } from './focus-return';
 
 /**
  * A modal on the native <dialog>: the browser traps focus and closes it on Escape. Focus goes
- * back to what had it when the dialog opened. Escape always closes it: a question on the way out
+ * back to the control that started the dialog's flow, or near it (focus-return.ts). Escape always closes it: a question on the way out
  * belongs inside the dialog, before (contract §13). `describedBy` names what is read out with the title.
  */
 export function Dialog(props: {
@@ -15,10 +16,18 @@ export function Dialog(props: {
   children: ComponentChildren;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
+  // Set while the page closes it: the close event that follows is not a user's.
+  const closing = useRef(false);
   useEffect(() => {
-    const opener = document.activeElement as HTMLElement | null;
-    ref.current?.showModal();
-    return () => opener?.focus();
+    const dialog = ref.current!;
+    dialogOpened(dialog);
+    dialog.showModal();
+    return () => {
+      closing.current = true;
+      // Still in the page and modal while Preact unmounts it, which leaves the page inert: close first.
+      if (dialog.open) dialog.close();
+      dialogClosed(dialog);
+    };
   }, []);
   return (
     <dialog
@@ -32,7 +41,7 @@ export function Dialog(props: {
         props.onClose();
       }}
       // Without a user activation since the last Escape, Chromium's cancel cannot be prevented: follow.
-      onClose={props.onClose}
+      onClose={() => closing.current || props.onClose()}
     >
       <h2>{props.title}</h2>
       {props.children}
