@@ -120,9 +120,7 @@ describe('metrics', () => {
       rate_limit_refusals_total: 'counter',
       process_cpu_seconds_total: 'counter',
       nodejs_eventloop_lag_seconds: 'gauge',
-      nodejs_active_handles_all: 'gauge',
-      nodejs_active_requests_all: 'gauge',
-      nodejs_active_resources_all: 'gauge',
+      nodejs_active_handles: 'gauge',
     });
     const page = await scrape();
     // `_total` is a counter's suffix: a gauge named so reads as one.

@@ -1,35 +1,18 @@
-import { collectDefaultMetrics, type Metric, type Registry } from 'prom-client';
+import { collectDefaultMetrics, type Registry } from 'prom-client';
 
 /**
- * prom-client's gauges of a total count end in `_total`, a suffix Prometheus and OpenMetrics keep
- * for counters (a `rate()` over one reads it as a counter); the name without it is taken by the
- * same count by type, so each is the count over `all` types.
+ * prom-client's totals of the active handles, requests and resources are gauges named `_total`, a
+ * suffix Prometheus and OpenMetrics keep for counters (a `rate()` over one reads it as a counter).
+ * The same counts by type (`nodejs_active_handles{type}` and the others) stay, and add up to them.
  */
-export const RENAMED_RUNTIME_GAUGES: Readonly<Record<string, string>> = {
-  nodejs_active_handles_total: 'nodejs_active_handles_all',
-  nodejs_active_requests_total: 'nodejs_active_requests_all',
-  nodejs_active_resources_total: 'nodejs_active_resources_all',
-};
+export const LEFT_OUT_RUNTIME_GAUGES = [
+  'nodejs_active_handles_total',
+  'nodejs_active_requests_total',
+  'nodejs_active_resources_total',
+] as const;
 
-/** Node's process and runtime series (prom-client's default set), its gauges named as gauges. */
+/** Node's process and runtime series (prom-client's default set), no gauge named as a counter. */
 export function collectRuntimeMetrics(registry: Registry): void {
   collectDefaultMetrics({ register: registry });
-  for (const [theirs, ours] of Object.entries(RENAMED_RUNTIME_GAUGES)) {
-    const gauge = registry.getSingleMetric(theirs);
-    if (!gauge) continue; // prom-client leaves out what this Node cannot count
-    registry.removeSingleMetric(theirs);
-    registry.registerMetric(renamed(gauge, ours));
-  }
-}
-
-/** The same gauge read under another name; the cluster's primary sums it over workers by its aggregator. */
-function renamed(gauge: Metric, name: string): Metric {
-  const { help, type, aggregator } = gauge as unknown as { help: string; type: string; aggregator: string };
-  return {
-    name,
-    help,
-    type,
-    aggregator,
-    get: async () => ({ ...(await gauge.get()), name }),
-  } as unknown as Metric;
+  for (const name of LEFT_OUT_RUNTIME_GAUGES) registry.removeSingleMetric(name);
 }
