@@ -58,6 +58,27 @@ export default tseslint.config(
     rules: { '@typescript-eslint/explicit-function-return-type': ['error', { allowExpressions: true }] },
   },
   {
+    // class-validator's IsOptional takes `null` for absent, so a `null` in a body would pass as "not
+    // given" where the field is not nullable; say OptionalNotNull or Nullable (field-decorators.ts).
+    // The environment schema alone may use it: a variable is never null.
+    files: ['src/**/*.ts', 'test/**/*.ts'],
+    ignores: ['src/config/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'class-validator',
+              importNames: ['IsOptional'],
+              message: 'Use OptionalNotNull or Nullable (src/common/validation/field-decorators.ts).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Tests read JSON answers of the API under test, typed `any` by supertest.
     files: ['test/**/*.ts', 'src/**/*.spec.ts', 'bench/**/*.ts'],
     rules: {

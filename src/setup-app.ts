@@ -19,6 +19,7 @@ import { assignRequestId } from './common/http/request-id';
 import { RequestOutcomes } from './common/http/request-outcomes';
 import type { HttpRequest } from './common/context/http-types';
 import { createValidationPipe } from './common/validation/validation.pipe';
+import { describeStrictBodies } from './common/validation/strict-body-schemas';
 import { ErrorBody } from './common/dto/error-body';
 import type { TrustProxy } from './config/trust-proxy';
 import { describeErrorBodies } from './common/errors/error-responses';
@@ -90,6 +91,7 @@ export function setupApp<T extends INestApplication>(app: T): T {
     { extraModels: [ErrorBody, ...WEBHOOK_MESSAGE_MODELS] },
   );
   describeErrorBodies(document);
+  describeStrictBodies(document);
   describeWebhookMessages(document);
   SwaggerModule.setup('docs', app, document);
   return app;

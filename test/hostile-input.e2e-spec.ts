@@ -247,6 +247,135 @@ describe('hostile input', () => {
     expect(unchanged.body.name).toBe('Product H-1');
   });
 
+  describe('strict bodies: unknown properties, null and bodies that are not objects → 400 naming the problem', () => {
+    const refused = async (call: request.Test, details: string[]) => {
+      const before = await rowCounts();
+      const response = await call;
+      expect({ status: response.status, details: response.body.details }).toEqual({ status: 400, details });
+      errorShape(response.body, 400);
+      expect(await rowCounts()).toEqual(before);
+    };
+
+    it('a misspelt property of a PATCH is refused, not dropped', async () => {
+      await refused(
+        request(s.t.http).patch(`/catalog/products/${product.id}`).set(full.headers).send({ storefrontArticel: 'X' }),
+        ['property storefrontArticel should not exist'],
+      );
+      await refused(
+        request(s.t.http)
+          .patch(`/catalog/products/${product.id}`)
+          .set(full.headers)
+          .send({ sizes: [{ name: 'S', prise: 1 }], colour: 'red' }),
+        ['property colour should not exist', 'property sizes.0.prise should not exist'],
+      );
+    });
+
+    it('a JSON null or a list as the body is refused, on a PATCH and on a route that takes no body', async () => {
+      for (const raw of ['null', '[]'])
+        await refused(
+          request(s.t.http)
+            .patch(`/catalog/products/${product.id}`)
+            .set(full.headers)
+            .set('Content-Type', 'application/json')
+            .send(raw),
+          ['Request body must be a JSON object'],
+        );
+      const revoke = `/admin/brands/${brand}/production-sites/${site.siteId}/keys/${site.keyId}/revoke`;
+      await refused(request(s.t.http).post(revoke).set(admin()).set('Content-Type', 'application/json').send('null'), [
+        'Request body must be a JSON object',
+      ]);
+      await refused(request(s.t.http).post(revoke).set(admin()).send({ reason: 'x' }), [
+        'property reason should not exist',
+      ]);
+      await request(s.t.http).get('/production-api/me').set(site.headers).expect(200);
+    });
+
+    it('null for a field that is not nullable is refused; where null clears a value it still does', async () => {
+      await refused(
+        request(s.t.http).patch(`/catalog/products/${product.id}`).set(full.headers).send({ priceKopeks: null }),
+        ['priceKopeks must be an integer from 0 to 100000000'],
+      );
+      await refused(
+        request(s.t.http).post('/admin/brands').set(admin()).send({ name: 'N', slug: 'null-staff', staffEmail: null }),
+        ['staffEmail must be an email'],
+      );
+      const erasures = `/admin/brands/${brand}/personal-data/erasures`;
+      await refused(request(s.t.http).post(erasures).set(admin()).send({ phone: null }), ['phone must be a string']);
+      await refused(request(s.t.http).post(erasures).set(admin()).send({ email: null }), ['email must be a string']);
+      const orderId = await request(s.t.http).post(erasures).set(admin()).send({ orderId: null });
+      expect([orderId.status, orderId.body.details?.[0]]).toEqual([400, 'orderId must be an integer number']);
+      const cleared = await request(s.t.http)
+        .patch(`/catalog/products/${otherProduct.id}`)
+        .set(admin())
+        .set('X-Brand-Id', String(otherBrand))
+        .send({ storefrontArticle: null })
+        .expect(200);
+      expect(cleared.body.storefrontArticle).toBeNull();
+    });
+
+    it('the storefront webhook and its preflight still ignore properties they do not read', async () => {
+      const body = storefrontOrder({
+        utm: { source: 'x' },
+        recipient: { fullName: 'A B', phone: '+79120000000', email: null },
+      });
+      await request(s.t.http).post('/orders/integrations/partner/preflight').set(full.headers).send(body).expect(200);
+      await request(s.t.http).post('/orders/integrations/partner/webhook').set(full.headers).send(body).expect(201);
+    });
+  });
+
+  it('a lone surrogate in an e-mail (a text cut inside an emoji) → 400 naming the field, on every route with one', async () => {
+    const half = '\ud83d';
+    const cases: Array<[request.Test, string]> = [
+      [
+        request(s.t.http)
+          .post('/orders/integrations/partner/webhook')
+          .set(full.headers)
+          .send(
+            storefrontOrder({ recipient: { fullName: 'A B', phone: '+79120000000', email: `a${half}@b.example` } }),
+          ),
+        'recipient.email',
+      ],
+      [
+        request(s.t.http)
+          .post('/orders/integrations/partner/preflight')
+          .set(full.headers)
+          .send(storefrontOrder({ recipient: { fullName: 'A B', phone: '+79120000000', email: half } })),
+        'recipient.email',
+      ],
+      [
+        request(s.t.http)
+          .post('/orders/admin')
+          .set(full.headers)
+          .send({
+            recipient: { fullName: 'A B', phone: '+79120000000', email: half },
+            items: [{ sizeId: product.sizes[0].id, quantity: 1 }],
+          }),
+        'recipient.email',
+      ],
+      [
+        request(s.t.http).post('/admin/brands').set(admin()).send({ name: 'N', slug: 'half', staffEmail: half }),
+        'staffEmail',
+      ],
+      [
+        request(s.t.http)
+          .post('/admin/users')
+          .set(admin())
+          .send({ email: half, password: 'x'.repeat(12) }),
+        'email',
+      ],
+    ];
+    for (const [call, field] of cases) {
+      const before = await rowCounts();
+      const response = await call;
+      expect({ status: response.status, error: response.body.error }).toEqual({
+        status: 400,
+        error: `${field} must be valid Unicode text (it holds a lone surrogate)`,
+      });
+      errorShape(response.body, 400);
+      expect(await rowCounts()).toEqual(before);
+    }
+  });
+
   it('integers beyond their column → 400; money bounded so every total is exact', async () => {
     const huge = [2_147_483_648, 9_007_199_254_740_992, 1e20];
     for (const n of huge) {

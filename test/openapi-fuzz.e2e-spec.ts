@@ -106,6 +106,7 @@ describe('every route in the OpenAPI document, fuzzed', () => {
   let operations: Operation[];
   const ids: Record<string, string[]> = {};
   const auth: Record<'admin' | 'site' | 'logout', Record<string, string>> = { admin: {}, site: {}, logout: {} };
+  let spare: { email: string; password: string };
 
   beforeAll(async () => {
     s = await openSuite({
@@ -146,7 +147,7 @@ describe('every route in the OpenAPI document, fuzzed', () => {
     const working = await siteWithKey(s.fx, brand, 'working site');
     auth.admin = { Authorization: `Bearer ${s.fx.admin.token}`, 'X-Brand-Id': String(brand) };
     auth.site = working.headers;
-    const spare = await s.fx.user({ isSuperadmin: true });
+    spare = await s.fx.user({ isSuperadmin: true });
     auth.logout = { Authorization: `Bearer ${(await login(s.t.http, spare.email, spare.password)).token}` };
 
     document = (await request(s.t.http).get('/docs-json').expect(200)).body;
@@ -239,6 +240,77 @@ describe('every route in the OpenAPI document, fuzzed', () => {
     }
   });
 
+  /** One call of an operation at its fixtures' ids, with a JSON body sent as given (logout with a session of its own). */
+  async function send(op: Operation, raw: string | undefined) {
+    if (op.path === '/auth/logout')
+      auth.logout = { Authorization: `Bearer ${(await login(s.t.http, spare.email, spare.password)).token}` };
+    let path = op.path;
+    for (const param of op.pathParams) path = path.replace(`{${param}}`, (ids[param] ?? ['1'])[0]);
+    let call = request(s.t.http)[op.method](path).set(headersFor(op, raw));
+    if (raw !== undefined) call = call.set('Content-Type', 'application/json').send(raw);
+    const response = await call;
+    const summary = `${op.method.toUpperCase()} ${path} ${raw?.slice(0, 200)} → ${response.status} ${JSON.stringify(response.body).slice(0, 300)}`;
+    return { status: response.status, details: (response.body as { details?: string[] }).details ?? [], summary };
+  }
+
+  const writes = () => operations.filter((op) => op.method !== 'get' && !op.csv);
+  const tolerant = (op: Operation) => op.body?.additionalProperties !== false && op.body !== undefined;
+
+  it('answers a null, a list or a bare value as the body of every route that takes JSON (or none) with a 400', async () => {
+    const answers: string[] = [];
+    for (const op of writes()) {
+      for (const raw of ['null', '[]', '"x"', '1']) {
+        const { status, details, summary } = await send(op, raw);
+        if (status !== 400 || details[0] !== 'Request body must be a JSON object') answers.push(summary);
+      }
+    }
+    expect(answers).toEqual([]);
+  });
+
+  it('answers a property a strict route does not know with a 400 naming it; the storefront routes ignore it', async () => {
+    const answers: string[] = [];
+    for (const op of writes()) {
+      const { status, details, summary } = await send(op, JSON.stringify({ storefrontArticel: 'X', zz: null }));
+      const named =
+        details.includes('property storefrontArticel should not exist') &&
+        details.includes('property zz should not exist');
+      if (tolerant(op) ? status >= 500 || named : status !== 400 || !named) answers.push(summary);
+    }
+    expect(answers).toEqual([]);
+    const storefront = writes().filter(tolerant);
+    expect(storefront.map((op) => op.path).sort()).toEqual([
+      '/orders/integrations/partner/preflight',
+      '/orders/integrations/partner/webhook',
+    ]);
+  });
+
+  it('answers null for a field that is not nullable with a 400 naming it, and accepts it where it is', async () => {
+    const answers: string[] = [];
+    for (const op of writes()) {
+      for (const [name, property] of Object.entries(op.body?.properties ?? {})) {
+        const { status, details, summary } = await send(op, JSON.stringify({ [name]: null }));
+        const named = details.some((detail) => detail.split(' ').includes(name));
+        if (status >= 500) answers.push(summary);
+        else if (property.nullable === true && named) answers.push(`nullable, refused: ${summary}`);
+        else if (!tolerant(op) && property.nullable !== true && (status !== 400 || !named))
+          answers.push(`not nullable, let through: ${summary}`);
+      }
+    }
+    expect(answers).toEqual([]);
+  });
+
+  it('answers a lone surrogate in any text field of any body with a 400 naming the field', async () => {
+    const answers: string[] = [];
+    for (const op of writes()) {
+      for (const [path, body] of textFieldsOf(op.body)) {
+        const { status, details, summary } = await send(op, JSON.stringify(body));
+        if (status !== 400 || details[0] !== `${path} must be valid Unicode text (it holds a lone surrogate)`)
+          answers.push(summary);
+      }
+    }
+    expect(answers).toEqual([]);
+  });
+
   function headersFor(op: Operation, raw: string | Buffer | undefined): Record<string, string> {
     const signed = { '/payments/webhook': PAYMENT_SECRET, '/carrier/webhook': CARRIER_SECRET }[op.path];
     if (signed) return { 'X-Signature': signPayload(signed, String(raw ?? ''), Math.floor(Date.now() / 1000)) };
@@ -285,4 +357,20 @@ function resolve(document: unknown, schema: Schema | undefined): Schema | undefi
   if (schema.items) out.items = resolve(document, schema.items);
   if (schema.allOf) out.allOf = schema.allOf.map((part) => resolve(document, part)!);
   return out;
+}
+
+/** Each text field of a body schema, by its path, with a body that holds a lone surrogate there. */
+function textFieldsOf(schema: Schema | undefined, path: string[] = []): Array<[string, unknown]> {
+  if (!schema || path.length > 6) return [];
+  const part = schema.allOf?.[0] ?? schema;
+  if (part.type === 'string' && path.length > 0) return [[path.join('.'), nest(path, '\ud800')]];
+  if (part.type === 'array' && part.items) return textFieldsOf(part.items, [...path, '0']);
+  return Object.entries(part.properties ?? {}).flatMap(([name, property]) => textFieldsOf(property, [...path, name]));
+}
+
+/** `{a: [{b: value}]}` for the path `a.0.b`. */
+function nest(path: string[], value: unknown): unknown {
+  if (path.length === 0) return value;
+  const inner = nest(path.slice(1), value);
+  return path[0] === '0' ? [inner] : { [path[0]]: inner };
 }

@@ -12,6 +12,7 @@ export interface Schema {
   minimum?: number;
   maximum?: number;
   nullable?: boolean;
+  additionalProperties?: boolean | Schema;
 }
 
 const deeplyNested = (levels: number, leaf: unknown = 1) => {
@@ -21,7 +22,8 @@ const deeplyNested = (levels: number, leaf: unknown = 1) => {
 };
 
 /**
- * Values that once gave a 500 somewhere, or come near a limit: NUL, deep nesting, null, arrays
+ * Values that once gave a 500 somewhere, or come near a limit: NUL, lone surrogates (a text cut
+ * inside an emoji), deep nesting, null, arrays
  * where objects belong, integers past int4, int8 and 2^53, texts that look like numbers.
  */
 export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
@@ -30,6 +32,9 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
     '',
     'a\u0000b',
     '\u0000',
+    '\ud800',
+    'a@b.example\udc00',
+    '\u{1F600}'.slice(0, 1),
     [],
     [[]],
     [null],
@@ -89,11 +94,12 @@ function wellFormedOf(schema: Schema, depth: number): fc.Arbitrary<unknown> {
     case 'boolean':
       return fc.boolean();
     case 'string':
-      // Texts the fixtures know (so the rest of a body can be valid), sometimes with a NUL inside.
+      // Texts the fixtures know (so the rest of a body can be valid), sometimes with a NUL or half an emoji in them.
       return fc.oneof(
         { weight: 4, arbitrary: KNOWN_TEXTS },
         fc.string({ maxLength: 30 }),
         KNOWN_TEXTS.map((text) => `${text}\u0000`),
+        KNOWN_TEXTS.map((text) => `${text}\ud83d`),
       );
     case 'array':
       return fc.array(schema.items ? valueOf(schema.items, depth + 1) : hostileValue, { maxLength: 3 });

@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsString, ValidateBy, ValidateIf } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsString, ValidateBy } from 'class-validator';
+import { Nullable } from '../../common/validation/field-decorators';
 import { canonicalEntry, MAX_ALLOWED_IPS } from '../address-allowlist';
 
 /** `allowedIps` (contract §12): up to 20 addresses or CIDR blocks; null or absent means any address. */
@@ -13,7 +14,7 @@ export function AllowedIps() {
       example: ['203.0.113.7', '198.51.100.0/24', '2001:db8::/32'],
       description: 'IPv4 or IPv6 addresses or CIDR blocks the key may be used from; null or absent: any',
     }),
-    ValidateIf((_, value) => value !== undefined && value !== null),
+    Nullable(),
     IsArray(),
     ArrayMaxSize(MAX_ALLOWED_IPS, { message: `allowedIps must list at most ${MAX_ALLOWED_IPS} entries` }),
     IsString({ each: true }),

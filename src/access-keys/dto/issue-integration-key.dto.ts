@@ -1,15 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsBoolean,
-  IsIn,
-  IsISO8601,
-  IsOptional,
-  IsString,
-  MaxLength,
-  MinLength,
-} from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsISO8601, IsString, MaxLength, MinLength } from 'class-validator';
 import { BRAND_PERMISSIONS, type BrandPermission } from '../../common/context/permissions';
 import { OptionalNotNull } from '../../common/validation/field-decorators';
 import { AllowedIps } from './allowed-ips.decorator';
@@ -26,7 +16,7 @@ export class IssueIntegrationKeyDto {
     isArray: true,
     description: 'Either this (non-empty) or fullAccess: true',
   })
-  @IsOptional()
+  @OptionalNotNull()
   @IsArray()
   @ArrayMaxSize(BRAND_PERMISSIONS.length * 2)
   @IsIn(BRAND_PERMISSIONS, {
@@ -36,12 +26,12 @@ export class IssueIntegrationKeyDto {
   permissions?: BrandPermission[];
 
   @ApiPropertyOptional({ description: 'Every permission within the store except settings.manage' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsBoolean()
   fullAccess?: boolean;
 
   @ApiPropertyOptional({ description: 'ISO 8601, in the future; without it the key never expires' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsISO8601({ strict: true })
   expiresAt?: string;
 

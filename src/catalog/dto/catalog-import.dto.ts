@@ -1,12 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional } from 'class-validator';
+import { IsIn } from 'class-validator';
+import { OptionalNotNull } from '../../common/validation/field-decorators';
 
 export class ImportQueryDto {
   @ApiPropertyOptional({
     enum: ['true', 'false'],
     description: 'true: check the file and answer what the import would do, changing nothing',
   })
-  @IsOptional()
+  @OptionalNotNull()
   @IsIn(['true', 'false'], { message: 'dryRun must be true or false' })
   dryRun?: 'true' | 'false';
 }

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsObject, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { IsObject, IsString, MaxLength, MinLength } from 'class-validator';
 import { IsBoundedJsonObject, type JsonBounds } from '../../common/validation/bounded-json';
-import { ArrayOf, Kopeks } from '../../common/validation/field-decorators';
+import { ArrayOf, Kopeks, OptionalNotNull } from '../../common/validation/field-decorators';
 import { SizeDto } from './size.dto';
 
 export const ATTRIBUTE_BOUNDS: JsonBounds = { maxDepth: 8, maxKeys: 100, maxBytes: 16 * 1024 };
@@ -23,7 +23,7 @@ export class CreateProductDto {
     description: 'The article the storefront sends; the webhook matches this field only',
     example: 'TILDA-77',
   })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @MinLength(1)
   @MaxLength(64)
@@ -33,7 +33,7 @@ export class CreateProductDto {
   priceKopeks: number;
 
   @ApiPropertyOptional({ type: [SizeDto] })
-  @IsOptional()
+  @OptionalNotNull()
   @ArrayOf(() => SizeDto, { max: 200 })
   sizes?: SizeDto[];
 
@@ -42,7 +42,7 @@ export class CreateProductDto {
     additionalProperties: true,
     description: `Free-form attributes (colour, material, …): at most ${ATTRIBUTE_BOUNDS.maxDepth} levels deep, ${ATTRIBUTE_BOUNDS.maxKeys} keys and ${ATTRIBUTE_BOUNDS.maxBytes} bytes as JSON`,
   })
-  @IsOptional()
+  @OptionalNotNull()
   @IsObject()
   @IsBoundedJsonObject(ATTRIBUTE_BOUNDS)
   attributes?: Record<string, unknown>;

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
-import { Kopeks } from '../../common/validation/field-decorators';
+import { IsInt, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { Kopeks, OptionalNotNull } from '../../common/validation/field-decorators';
 
 export const MAX_STOCK = 1_000_000;
 
@@ -15,7 +15,7 @@ export class SizeDto {
   priceKopeks?: number;
 
   @ApiPropertyOptional({ description: 'Initial stock (recorded in the stock ledger)', default: 0 })
-  @IsOptional()
+  @OptionalNotNull()
   @IsInt()
   @Min(-MAX_STOCK)
   @Max(MAX_STOCK)

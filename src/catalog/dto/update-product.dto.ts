@@ -1,6 +1,6 @@
 import { ApiPropertyOptional, OmitType, PartialType } from '@nestjs/swagger';
-import { IsOptional, IsString, MaxLength, MinLength, ValidateIf } from 'class-validator';
-import { ArrayOf, OptionalNotNull } from '../../common/validation/field-decorators';
+import { IsString, MaxLength, MinLength } from 'class-validator';
+import { ArrayOf, Nullable, OptionalNotNull } from '../../common/validation/field-decorators';
 import { CreateProductDto } from './create-product.dto';
 import { SizeDto } from './size.dto';
 
@@ -15,8 +15,7 @@ export class UpdateProductDto extends PartialType(OmitType(CreateProductDto, ['s
     nullable: true,
     description: 'null clears it (the storefront can no longer order the product)',
   })
-  @ValidateIf((_, value) => value !== null)
-  @IsOptional()
+  @Nullable()
   @IsString()
   @MinLength(1)
   @MaxLength(64)

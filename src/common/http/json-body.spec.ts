@@ -133,3 +133,25 @@ describe('parseJsonBody and the secure-json-parse it was checked against', () =>
     );
   });
 });
+
+describe('parseJsonBody and text that is not Unicode', () => {
+  it('refuses a lone surrogate in a text or a key, naming where it is, and keeps a pair', () => {
+    expect(() => parseJsonBody('{"recipient":{"email":"\\ud800"}}')).toThrow(
+      expect.objectContaining({ details: ['recipient.email must be valid Unicode text (it holds a lone surrogate)'] }),
+    );
+    expect(() => parseJsonBody('{"items":[{"size":"M\\udc00"}]}')).toThrow(
+      expect.objectContaining({ details: ['items.0.size must be valid Unicode text (it holds a lone surrogate)'] }),
+    );
+    expect(() => parseJsonBody('{"a":{"\\ud83d":1}}')).toThrow(
+      expect.objectContaining({
+        details: ['a must have keys of valid Unicode text (one holds a lone surrogate)'],
+      }),
+    );
+    expect(parseJsonBody('{"name":"\\ud83d\\ude00"}')).toEqual({ name: '\u{1F600}' });
+  });
+
+  it('reads bytes that are not UTF-8 as U+FFFD, never as a surrogate', () => {
+    const text = Buffer.from([0x22, 0xed, 0xa0, 0x80, 0x22]).toString('utf8');
+    expect(parseJsonBody(text)).toBe('\ufffd\ufffd\ufffd');
+  });
+});

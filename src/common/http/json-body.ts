@@ -9,7 +9,9 @@ export const MAX_BODY_DEPTH = 32;
  * A request body as JSON, or a 400 that says why not; every 400 carries `details`, so clients
  * handle one shape of error. Keys that would reach an object's prototype are refused rather than
  * dropped: a body that tries it is not one to act on with a piece missing. So are bodies nested
- * beyond MAX_BODY_DEPTH and strings holding NUL, which PostgreSQL's text cannot store.
+ * beyond MAX_BODY_DEPTH, strings holding NUL, which PostgreSQL's text cannot store, and strings
+ * that are not Unicode (a lone surrogate, as a storefront writes when it cuts a text inside an
+ * emoji): PostgreSQL cannot store those either, and the validators' e-mail check throws on them.
  */
 export function parseJsonBody(text: string): unknown {
   if (text.length === 0) return remember({});
@@ -29,9 +31,10 @@ export function parseJsonBody(text: string): unknown {
 }
 
 /**
- * JSON can write NUL only as an escape (`\u0000`), and a key spelled with escapes holds `\u`
- * too: a text with neither `\u` nor the words `constructor` and `prototype` holds no NUL and no
- * key the validation pipe would strip, so only its depth needs a walk, and one without paths.
+ * JSON can write NUL and a lone surrogate only as an escape (`\u0000`, `\ud800`: bytes that are
+ * not UTF-8 decode as U+FFFD), and a key spelled with escapes holds `\u` too: a text with neither
+ * `\u` nor the words `constructor` and `prototype` holds no NUL, no lone surrogate and no key the
+ * validation pipe would strip, so only its depth needs a walk, and one without paths.
  */
 function mayHoldForbiddenText(text: string): boolean {
   return text.includes('\\u') || text.includes('constructor') || text.includes('prototype');
@@ -81,6 +84,9 @@ export function assertUtf8(contentType: string | undefined): void {
   }
 }
 
+/** In a `u` pattern a pair of surrogates is one code point, so this finds only a surrogate alone. */
+const LONE_SURROGATE = /\p{Surrogate}/u;
+
 /**
  * One walk over the parsed body, depth-first with its own stack (never the call stack), that
  * stops at the first level past the limit, and notes keys the validation pipe strips.
@@ -92,12 +98,14 @@ function shapeOf(root: unknown): { problem?: string; prototypeKeys: boolean } {
     const { node, path, depth } = stack.pop()!;
     if (typeof node === 'string') {
       if (node.includes('\u0000')) return { problem: ErrorText.nulInText(path), prototypeKeys };
+      if (LONE_SURROGATE.test(node)) return { problem: ErrorText.notUnicode(path), prototypeKeys };
       continue;
     }
     if (node === null || typeof node !== 'object') continue;
     if (depth >= MAX_BODY_DEPTH) return { problem: ErrorText.nestedTooDeep(MAX_BODY_DEPTH), prototypeKeys };
     for (const [key, child] of Object.entries(node)) {
       if (key.includes('\u0000')) return { problem: ErrorText.nulInKeys(path), prototypeKeys };
+      if (LONE_SURROGATE.test(key)) return { problem: ErrorText.notUnicodeInKeys(path), prototypeKeys };
       if (key === 'constructor' || key === 'prototype') prototypeKeys = true;
       stack.push({ node: child, path: path === 'body' ? key : `${path}.${key}`, depth: depth + 1 });
     }

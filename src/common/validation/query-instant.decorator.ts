@@ -1,7 +1,8 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsOptional, ValidateBy } from 'class-validator';
+import { ValidateBy } from 'class-validator';
+import { OptionalNotNull } from './field-decorators';
 import { isoInstantText } from './iso-instant';
 
 /**
@@ -12,7 +13,7 @@ import { isoInstantText } from './iso-instant';
 export function QueryInstant(options: { description: string; example: string }) {
   return applyDecorators(
     ApiPropertyOptional({ type: String, format: 'date-time', ...options }),
-    IsOptional(),
+    OptionalNotNull(),
     Transform(({ value }: { value: unknown }) => isoInstantText(value) ?? value),
     ValidateBy(
       { name: 'isIsoInstant', validator: { validate: (value: unknown) => isoInstantText(value) === value } },

@@ -1,7 +1,8 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsInt, Max, Min } from 'class-validator';
+import { OptionalNotNull } from './field-decorators';
 import { parseCanonicalInteger } from './integer-text';
 
 /**
@@ -19,7 +20,7 @@ export function QueryInt(options: { min: number; max: number; default?: number; 
       default: options.default,
       description: options.description,
     }),
-    IsOptional(),
+    OptionalNotNull(),
     Transform(({ value }: { value: unknown }) => parseCanonicalInteger(value, Number.MAX_SAFE_INTEGER) ?? value),
     IsInt({ message }),
     Min(options.min, { message }),

@@ -1,6 +1,7 @@
 import { ValidationPipe } from '@nestjs/common';
 import { Type } from 'class-transformer';
-import { IsArray, IsInt, IsOptional, IsString, ValidateNested } from 'class-validator';
+import { IsArray, IsInt, IsString, ValidateNested } from 'class-validator';
+import { Nullable, OptionalNotNull } from './field-decorators';
 import { parseJsonBody } from '../http/json-body';
 import { QueryInt } from './query-int.decorator';
 import { createValidationPipe, flattenValidationErrors } from './validation.pipe';
@@ -44,7 +45,7 @@ class Body {
   @Type(() => Line)
   lines!: Line[];
 
-  @IsOptional()
+  @OptionalNotNull()
   @IsArray()
   @IsInt({ each: true })
   numbers?: number[];
@@ -94,9 +95,83 @@ describe('createValidationPipe', () => {
       validationError: { target: false, value: false },
     });
     const text = '{"name":"a","extra":1,"lines":[{"article":"x","more":2}],"numbers":[3]}';
-    const ours = await pipe.transform(parseJsonBody(text), asBody);
+    const ours = await createValidationPipe('ignore').transform(parseJsonBody(text), { ...asBody, type: 'custom' });
     const theirs: unknown = await reference.transform(JSON.parse(text), asBody);
     expect(JSON.stringify(ours)).toBe(JSON.stringify(theirs));
+  });
+});
+
+class Patch {
+  @OptionalNotNull()
+  @IsString()
+  name?: string;
+
+  @Nullable()
+  @IsString()
+  note?: string | null;
+
+  @OptionalNotNull()
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => Line)
+  lines?: Line[];
+}
+
+describe('createValidationPipe on bodies', () => {
+  const strict = createValidationPipe();
+  const tolerant = createValidationPipe('ignore');
+  const asPatch = { type: 'body', metatype: Patch } as const;
+  const asTolerant = { type: 'custom', metatype: Patch } as const;
+
+  it('refuses every property the DTO does not name, at any depth, naming each', async () => {
+    await expect(
+      strict.transform(parseJsonBody('{"nmae":"a","lines":[{"article":"x","artcle":"y"}],"z":1}'), asPatch),
+    ).rejects.toMatchObject({
+      details: [
+        'property nmae should not exist',
+        'property z should not exist',
+        'property lines.0.artcle should not exist',
+      ],
+    });
+  });
+
+  it('refuses null for a field that is optional but not nullable, and keeps it where it is nullable', async () => {
+    await expect(strict.transform({ name: null }, asPatch)).rejects.toMatchObject({
+      details: ['name must be a string'],
+    });
+    await expect(strict.transform({ lines: null }, asPatch)).rejects.toMatchObject({
+      details: ['lines must be an array'],
+    });
+    expect(await strict.transform({ note: null }, asPatch)).toEqual({ note: null });
+    expect(await strict.transform({}, asPatch)).toEqual({});
+  });
+
+  it('refuses a body that is null, a list or a bare value, and reads no body as {}', async () => {
+    for (const body of [null, [], [{}], 'a', 1, true]) {
+      await expect(strict.transform(body, asPatch)).rejects.toMatchObject({
+        details: ['Request body must be a JSON object'],
+      });
+      await expect(tolerant.transform(body, asTolerant)).rejects.toMatchObject({
+        details: ['Request body must be a JSON object'],
+      });
+    }
+    expect(await strict.transform(undefined, asPatch)).toEqual({});
+  });
+
+  it('a tolerant body drops what the DTO does not name and takes null for absent, a required field failing', async () => {
+    const value = await tolerant.transform(
+      parseJsonBody('{"name":null,"extra":1,"lines":[{"article":"x","more":2}],"note":null}'),
+      asTolerant,
+    );
+    expect(value).toEqual({ lines: [{ article: 'x' }] });
+    await expect(tolerant.transform(parseJsonBody('{"lines":[{"article":null}]}'), asTolerant)).rejects.toMatchObject({
+      details: ['lines.0.article must be a string'],
+    });
+  });
+
+  it('the global pipe leaves a tolerant body to its own pipe', async () => {
+    const body = { extra: 1 };
+    expect(await strict.transform(body, asTolerant)).toBe(body);
   });
 });
 
@@ -106,7 +181,7 @@ class PageQuery {
 }
 
 class TagsQuery {
-  @IsOptional()
+  @OptionalNotNull()
   @IsArray()
   @IsString({ each: true })
   tag?: string[];
@@ -155,7 +230,7 @@ describe('createValidationPipe on queries', () => {
       @QueryInt({ min: 1, max: 200, default: 50 })
       limit: number = 50;
 
-      @IsOptional()
+      @OptionalNotNull()
       @IsString()
       note?: string;
     }

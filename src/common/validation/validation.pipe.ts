@@ -1,4 +1,4 @@
-import { ArgumentMetadata, Type, ValidationError, ValidationPipe } from '@nestjs/common';
+import { ArgumentMetadata, Type, ValidationError, ValidationPipe, type ValidationPipeOptions } from '@nestjs/common';
 import { AppError } from '../errors/app-error';
 import { ErrorText } from '../errors/error-texts';
 import { isPlainJsonBody } from '../http/json-body';
@@ -33,20 +33,34 @@ export function flattenValidationErrors(errors: ValidationError[], prefix = ''):
  * `prototype` keys (`__proto__` too) and to close the gaps of sparse arrays. A body our JSON
  * parser produced and found free of such keys (isPlainJsonBody) has nothing either walk would
  * change, JSON having no sparse arrays (docs/performance.md, PERF-8).
- *
+ */
+class JsonValidationPipe extends ValidationPipe {
+  protected override transformPrimitive(value: unknown): unknown {
+    return value;
+  }
+
+  protected override stripProtoKeys(value: unknown): void {
+    if (!isPlainJsonBody(value)) super.stripProtoKeys(value);
+  }
+
+  protected override closeArrayGaps(value: unknown): void {
+    if (!isPlainJsonBody(value)) super.closeArrayGaps(value);
+  }
+}
+
+/**
  * A query DTO is validated once per distinct query string (QueryVerdicts). A query text holding
  * NUL is refused first, whatever the parameter: PostgreSQL cannot store or compare one (a body's
- * texts are checked by the JSON parser), and a remembered query never holds one.
+ * texts are checked by the JSON parser), and a remembered query never holds one. A parameter the
+ * DTO does not name is dropped, not refused: links and caches add their own.
  */
-class StrictValidationPipe extends ValidationPipe {
+class QueryValidationPipe extends JsonValidationPipe {
   private readonly queries = new QueryVerdicts();
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
-    const { type, metatype } = metadata;
-    const key = type === 'query' && metatype ? this.queries.keyOf(value) : undefined;
-    if (key === undefined) {
-      return type === 'query' ? this.transformQuery(value, metadata) : super.transform(value, metadata);
-    }
+    const { metatype } = metadata;
+    const key = metatype ? this.queries.keyOf(value) : undefined;
+    if (key === undefined) return this.transformQuery(value, metadata);
     const known = this.queries.recall(metatype as Type<object>, key);
     if (known !== undefined) return known;
     const dto = await this.transformQuery(value, metadata);
@@ -64,19 +78,38 @@ class StrictValidationPipe extends ValidationPipe {
     );
     throw AppError.badRequest([...nuls, ...others]);
   }
+}
 
-  protected override transformPrimitive(value: unknown): unknown {
-    return value;
+/**
+ * Bodies: a JSON object or nothing (no body reads as `{}`); `null`, an array or a bare value in
+ * its place is refused rather than taken for an empty object. Queries go to their own pipe.
+ */
+class BodyValidationPipe extends JsonValidationPipe {
+  constructor(
+    options: ValidationPipeOptions,
+    private readonly queries: QueryValidationPipe | undefined,
+    private readonly nullIsAbsent: boolean,
+  ) {
+    super(options);
   }
 
-  protected override stripProtoKeys(value: unknown): void {
-    if (!isPlainJsonBody(value)) super.stripProtoKeys(value);
-  }
-
-  protected override closeArrayGaps(value: unknown): void {
-    if (!isPlainJsonBody(value)) super.closeArrayGaps(value);
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.type === 'query' && this.queries) return this.queries.transform(value, metadata);
+    if (value === undefined || metadata.type === 'param' || !this.toValidate(metadata))
+      return super.transform(value, metadata);
+    if (!isJsonObject(value)) throw AppError.badRequest([ErrorText.bodyNotObject]);
+    if (this.nullIsAbsent) dropNullProperties(value);
+    return super.transform(value, metadata);
   }
 }
+
+/**
+ * What becomes of a body property the route's DTO does not name, at any depth: `refuse` (400 naming
+ * each) is every route's but the storefront's, whose storefronts send more than we read and `null`
+ * for what they leave empty (TolerantBody): `ignore` drops such properties and takes `null` for
+ * absent.
+ */
+export type UnknownProperties = 'refuse' | 'ignore';
 
 /** What NULs a query's parameters hold (an object of texts or lists of texts, or one parameter's text). */
 function nulProblems(value: unknown, name: string): string[] {
@@ -89,16 +122,43 @@ function nulProblems(value: unknown, name: string): string[] {
   );
 }
 
-export function createValidationPipe(): ValidationPipe {
+/**
+ * Deletes every property whose value is `null`, at any depth (a `null` in a list stays, and fails as
+ * the list's entry): a required field then fails as absent, an optional one is absent.
+ */
+function dropNullProperties(root: object): void {
+  const stack: object[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop() as Record<string, unknown>;
+    for (const key of Object.keys(node)) {
+      const child = node[key];
+      if (child === null) delete node[key];
+      else if (typeof child === 'object') stack.push(child);
+    }
+  }
+}
+
+const isJsonObject = (value: unknown): value is object =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const BASE_OPTIONS: ValidationPipeOptions = {
+  transform: true,
+  whitelist: true,
+  forbidUnknownValues: true,
+  validationError: { target: false, value: false },
+  exceptionFactory: (errors) => {
+    const details = flattenValidationErrors(errors);
+    return AppError.badRequest(details.length ? details : [ErrorText.bodyNotObject]);
+  },
+};
+
+export function createValidationPipe(unknownProperties: UnknownProperties = 'refuse'): ValidationPipe {
   cacheValidationMetadata();
-  return new StrictValidationPipe({
-    transform: true,
-    whitelist: true,
-    forbidUnknownValues: true,
-    validationError: { target: false, value: false },
-    exceptionFactory: (errors) => {
-      const details = flattenValidationErrors(errors);
-      return AppError.badRequest(details.length ? details : ['Request body must be a JSON object']);
-    },
-  });
+  if (unknownProperties === 'ignore')
+    return new BodyValidationPipe({ ...BASE_OPTIONS, validateCustomDecorators: true }, undefined, true);
+  return new BodyValidationPipe(
+    { ...BASE_OPTIONS, forbidNonWhitelisted: true },
+    new QueryValidationPipe(BASE_OPTIONS),
+    false,
+  );
 }

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsISO8601, IsOptional, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
+import { IsIn, IsISO8601, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
+import { OptionalNotNull } from '../../common/validation/field-decorators';
 import { CARRIER_STATUSES, type CarrierStatus } from '../../orders/carrier-status';
 
 export class CarrierEventDto {
@@ -10,13 +11,14 @@ export class CarrierEventDto {
   eventId: string;
 
   @ApiPropertyOptional({ description: 'The shipment, by carrier id or tracking number (at least one)' })
-  @ValidateIf((event: CarrierEventDto) => event.trackingNumber === undefined)
+  // Required unless trackingNumber is given; given, it is a text even then (never null).
+  @ValidateIf((event: CarrierEventDto, value) => event.trackingNumber === undefined || value !== undefined)
   @IsString({ message: 'carrierOrderUuid or trackingNumber is required' })
   @MaxLength(64)
   carrierOrderUuid?: string;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @MaxLength(64)
   trackingNumber?: string;

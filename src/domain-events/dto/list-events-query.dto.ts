@@ -1,5 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsString, MaxLength } from 'class-validator';
+import { OptionalNotNull } from '../../common/validation/field-decorators';
 import { QueryInt } from '../../common/validation/query-int.decorator';
 
 /** `GET /events` (contract §16). */
@@ -10,7 +11,7 @@ export class ListEventsQueryDto {
   @ApiPropertyOptional({
     description: 'A nextCursor from an earlier answer: the events after it. Without it, from the oldest event kept',
   })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString({ message: 'after must be one cursor from an earlier answer' })
   after?: string;
 
@@ -18,7 +19,7 @@ export class ListEventsQueryDto {
     description: 'Only events of these types or prefixes, comma-separated; without it, every type the caller may read',
     example: 'order.*,return.refunded',
   })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString({ message: 'types must be one comma-separated list of event types' })
   @MaxLength(1000, { message: 'types must be at most 1000 characters' })
   types?: string;

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsEmail, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { IsEmail, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { OptionalNotNull } from '../../common/validation/field-decorators';
 
 export class CreateBrandDto {
   @ApiProperty({ example: 'Northwind Apparel' })
@@ -14,7 +15,7 @@ export class CreateBrandDto {
   slug: string;
 
   @ApiPropertyOptional({ description: 'Where staff notifications of the brand are mailed' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsEmail()
   @MaxLength(254)
   staffEmail?: string;

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsEmail, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { IsBoolean, IsEmail, IsString, MaxLength, MinLength } from 'class-validator';
+import { OptionalNotNull } from '../../common/validation/field-decorators';
 
 export class CreateUserDto {
   @ApiProperty({ example: 'manager@brand.example' })
@@ -14,7 +15,7 @@ export class CreateUserDto {
   password: string;
 
   @ApiPropertyOptional({ default: false })
-  @IsOptional()
+  @OptionalNotNull()
   @IsBoolean()
   isSuperadmin?: boolean;
 }

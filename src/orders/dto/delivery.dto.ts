@@ -1,29 +1,29 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { Kopeks } from '../../common/validation/field-decorators';
+import { IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
+import { Kopeks, OptionalNotNull } from '../../common/validation/field-decorators';
 
 export class DeliveryDto {
   @ApiPropertyOptional({ default: '' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @MaxLength(200)
   city?: string;
 
   @ApiPropertyOptional({ description: 'Carrier city code' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsInt()
   @Min(0)
   @Max(2_147_483_647)
   cityCode?: number;
 
   @ApiPropertyOptional({ description: 'Carrier pickup point code' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @MaxLength(64)
   pvzCode?: string;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @MaxLength(500)
   pvzAddress?: string;

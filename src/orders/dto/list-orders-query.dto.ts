@@ -1,5 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, Length } from 'class-validator';
+import { IsIn, IsString, Length } from 'class-validator';
+import { OptionalNotNull } from '../../common/validation/field-decorators';
 import { LimitQueryDto } from '../../common/validation/dto/limit-query.dto';
 import { INT4_MAX } from '../../common/validation/integer-text';
 import { QueryInstant } from '../../common/validation/query-instant.decorator';
@@ -14,12 +15,12 @@ export class ListOrdersQueryDto extends LimitQueryDto {
   offset: number = 0;
 
   @ApiPropertyOptional({ enum: ORDER_STATUSES, description: 'Only orders in this status' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsIn(ORDER_STATUSES, { message: `status must be one of ${ORDER_STATUSES.join(', ')}` })
   status?: OrderStatus;
 
   @ApiPropertyOptional({ description: 'Only the order with this storefront order number (exact)', example: 'T-10025' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString({ message: partnerOrderIdText })
   @Length(1, 100, { message: partnerOrderIdText })
   partnerOrderId?: string;

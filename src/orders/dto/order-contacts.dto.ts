@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, MaxLength } from 'class-validator';
-import { NestedObject } from '../../common/validation/field-decorators';
+import { IsString, MaxLength } from 'class-validator';
+import { NestedObject, OptionalNotNull } from '../../common/validation/field-decorators';
 import { DeliveryDto } from './delivery.dto';
 import { RecipientDto } from './recipient.dto';
 
@@ -15,7 +15,7 @@ export class OrderContactsDto {
   delivery?: DeliveryDto;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @MaxLength(5000)
   comment?: string;

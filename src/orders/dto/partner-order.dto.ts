@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
-import { ArrayOf, Kopeks } from '../../common/validation/field-decorators';
+import { IsInt, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { ArrayOf, Kopeks, OptionalNotNull } from '../../common/validation/field-decorators';
 import { MAX_LINE_QUANTITY, MAX_ORDER_LINES } from '../../common/validation/money';
 import { OrderContactsDto } from './order-contacts.dto';
 
@@ -50,30 +50,30 @@ export class PartnerOrderDto extends OrderContactsDto {
   items: PartnerOrderItemDto[];
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @MaxLength(64)
   carrierOrderUuid?: string;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @MaxLength(64)
   carrierTrackingNumber?: string;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @MaxLength(2048)
   waybillUrl?: string;
 
   @ApiPropertyOptional({ description: 'For reporting only; no discount is recomputed' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @MaxLength(100)
   promoCode?: string;
 
   @ApiPropertyOptional({ description: 'ISO 8601; absent or invalid: the moment the webhook is received' })
-  @IsOptional()
+  @OptionalNotNull()
   orderDate?: unknown;
 }

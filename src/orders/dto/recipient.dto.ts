@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsEmail, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsEmail, IsString, Matches, MaxLength } from 'class-validator';
+import { OptionalNotNull } from '../../common/validation/field-decorators';
 
 const NOT_BLANK = /\S/;
 
@@ -17,7 +18,7 @@ export class RecipientDto {
   phone: string;
 
   @ApiPropertyOptional({ example: 'maria@example.com' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsEmail()
   @MaxLength(254)
   email?: string;

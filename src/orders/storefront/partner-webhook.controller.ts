@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Res } from '@nestjs/common';
+import { Controller, HttpCode, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
 import type { HttpReply } from '../../common/context/http-types';
 import type { BrandContext } from '../../common/context/request-context';
@@ -12,6 +12,7 @@ import { PartnerPreflightResponse } from '../dto/partner-preflight.responses';
 import { PartnerPreflightService } from './partner-preflight.service';
 import { ReadOnlyPost } from '../../idempotency/read-only-post.decorator';
 import { IdempotentPost } from '../../idempotency/idempotent-post.decorator';
+import { TolerantBody } from '../../common/validation/tolerant-body.decorator';
 
 @ApiTags('storefront webhook')
 @Controller('orders/integrations/partner')
@@ -32,7 +33,7 @@ export class PartnerWebhookController {
   @ApiUnprocessableEntityResponse({ description: 'An item matches no product or size; nothing is created' })
   async accept(
     @BrandCtx() ctx: BrandContext,
-    @Body() body: PartnerOrderDto,
+    @TolerantBody() body: PartnerOrderDto,
     @Res({ passthrough: true }) response: HttpReply,
   ): Promise<PartnerWebhookResponse> {
     const outcome = await this.webhook.accept(ctx, body);
@@ -51,7 +52,7 @@ export class PartnerWebhookController {
     type: PartnerPreflightResponse,
     description: 'What the webhook would do with this body now: its matching, prices and totals; nothing is written',
   })
-  check(@BrandCtx() ctx: BrandContext, @Body() body: PartnerOrderDto): Promise<PartnerPreflightResponse> {
+  check(@BrandCtx() ctx: BrandContext, @TolerantBody() body: PartnerOrderDto): Promise<PartnerPreflightResponse> {
     return this.preflight.check(ctx, body);
   }
 }

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { IsInt, IsString, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { OptionalNotNull } from '../../common/validation/field-decorators';
 import { INT4_MAX } from '../../common/validation/integer-text';
 
 const NOT_BLANK = /\S/;
@@ -7,21 +8,21 @@ const NOT_BLANK = /\S/;
 /** The buyer whose data goes: exactly one of the three (contract §17). */
 export class ErasureDto {
   @ApiPropertyOptional({ example: '+7 912 345-67-89', description: 'In any format the storefront could send' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @Matches(NOT_BLANK, { message: 'phone must not be empty' })
   @MaxLength(50)
   phone?: string;
 
   @ApiPropertyOptional({ example: 'maria@example.com', description: 'Matched case-insensitively' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @Matches(NOT_BLANK, { message: 'email must not be empty' })
   @MaxLength(254)
   email?: string;
 
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: INT4_MAX, example: 42 })
-  @IsOptional()
+  @OptionalNotNull()
   @IsInt()
   @Min(1)
   @Max(INT4_MAX)
@@ -31,14 +32,14 @@ export class ErasureDto {
 /** `GET …/personal-data/export`: exactly one of the two. */
 export class ExportQueryDto {
   @ApiPropertyOptional({ example: '+7 912 345-67-89' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString({ message: 'phone must be one text of 1 to 50 characters' })
   @Matches(NOT_BLANK, { message: 'phone must not be empty' })
   @MaxLength(50, { message: 'phone must be one text of 1 to 50 characters' })
   phone?: string;
 
   @ApiPropertyOptional({ example: 'maria@example.com' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString({ message: 'email must be one text of 1 to 254 characters' })
   @Matches(NOT_BLANK, { message: 'email must not be empty' })
   @MaxLength(254, { message: 'email must be one text of 1 to 254 characters' })

@@ -1,5 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional } from 'class-validator';
+import { IsIn } from 'class-validator';
+import { OptionalNotNull } from '../../common/validation/field-decorators';
 import { INT4_MAX } from '../../common/validation/integer-text';
 import { LimitQueryDto } from '../../common/validation/dto/limit-query.dto';
 import { QueryInt } from '../../common/validation/query-int.decorator';
@@ -10,7 +11,7 @@ export class ListReturnsQueryDto extends LimitQueryDto {
   offset: number = 0;
 
   @ApiPropertyOptional({ enum: RETURN_STATUSES })
-  @IsOptional()
+  @OptionalNotNull()
   @IsIn(RETURN_STATUSES)
   status?: ReturnStatus;
 

@@ -1,5 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, Matches } from 'class-validator';
+import { Matches } from 'class-validator';
+import { OptionalNotNull } from '../../common/validation/field-decorators';
 import { LimitQueryDto } from '../../common/validation/dto/limit-query.dto';
 import { SAFE_INT_MAX } from '../../common/validation/integer-text';
 import { QueryInt } from '../../common/validation/query-int.decorator';
@@ -12,7 +13,7 @@ export class JournalQueryDto extends LimitQueryDto {
     description: 'Only entries of these types, comma-separated',
     example: 'brand_violation,ip_not_allowed',
   })
-  @IsOptional()
+  @OptionalNotNull()
   @Matches(/^[a-z_]{1,64}(,[a-z_]{1,64}){0,19}$/, { message: 'type must be up to 20 comma-separated entry types' })
   type?: string;
 }
