@@ -1,10 +1,11 @@
-import { Body, Controller, HttpCode } from '@nestjs/common';
+import { Controller, HttpCode } from '@nestjs/common';
 import { ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { SignedWebhook } from '../common/decorators/signed-webhook.decorator';
 import { CarrierEventDto } from './dto/carrier-event.dto';
 import { DeliveryService } from './delivery.service';
 import { WebhookAck } from '../common/dto/webhook-ack';
 import { IdempotentPost } from '../idempotency/idempotent-post.decorator';
+import { TolerantBody } from '../common/validation/tolerant-body.decorator';
 
 @ApiTags('inbound flows')
 @Controller('carrier')
@@ -16,7 +17,7 @@ export class DeliveryController {
   @HttpCode(200)
   @ApiNotFoundResponse({ description: 'No shipment with that id or tracking number; the event is not recorded' })
   @ApiOkResponse({ type: WebhookAck, description: 'Recorded; duplicate: true for an eventId recorded before' })
-  handle(@Body() body: CarrierEventDto): Promise<WebhookAck> {
+  handle(@TolerantBody() body: CarrierEventDto): Promise<WebhookAck> {
     return this.delivery.handle(body);
   }
 }

@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode } from '@nestjs/common';
+import { Controller, HttpCode } from '@nestjs/common';
 import { ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { RequestContext } from '../common/context/request-context';
 import { Ctx } from '../common/decorators/ctx.decorator';
@@ -7,6 +7,7 @@ import { PaymentEventDto } from './dto/payment-event.dto';
 import { PaymentsService } from './payments.service';
 import { WebhookAck } from '../common/dto/webhook-ack';
 import { IdempotentPost } from '../idempotency/idempotent-post.decorator';
+import { TolerantBody } from '../common/validation/tolerant-body.decorator';
 
 @ApiTags('inbound flows')
 @Controller('payments')
@@ -18,7 +19,7 @@ export class PaymentsController {
   @HttpCode(200)
   @ApiNotFoundResponse({ description: 'No order with that number; the event is not recorded' })
   @ApiOkResponse({ type: WebhookAck, description: 'Recorded; duplicate: true for an eventId recorded before' })
-  handle(@Ctx() ctx: RequestContext, @Body() body: PaymentEventDto): Promise<WebhookAck> {
+  handle(@Ctx() ctx: RequestContext, @TolerantBody() body: PaymentEventDto): Promise<WebhookAck> {
     return this.payments.handle(ctx, body);
   }
 }
