@@ -181,7 +181,7 @@ describe('catalog import and export', () => {
     if (process.env.HTTP_ADAPTER !== 'express') expect(unknown.status).toBe(404);
   });
 
-  it('answers 413 past 10 000 data lines or 5 MiB; blank lines do not count; other routes keep 1 MiB', async () => {
+  it('answers 413 past 10 000 data lines or 5 MiB; blank lines count; other routes keep 1 MiB', async () => {
     const key = await freshBrand();
     const lines = (n: number) => Array.from({ length: n }, (_, i) => `L-${i},n,1`);
     const over = await send(csv(['article,name,priceKopeks', ...lines(10_001)]), { key }).expect(413);
@@ -191,8 +191,14 @@ describe('catalog import and export', () => {
     // Just under 5 MiB is read (and judged: its one long line is not a valid file).
     const long = `article,name\n${'b'.repeat(5 * 1024 * 1024 - 100)}\n`;
     expect((await send(long, { key })).status).toBe(422);
-    const blanks = csv(['article,name,priceKopeks', ...lines(10_000).flatMap((line) => [line, ''])]);
-    expect((await send(blanks, { key, dryRun: true }).expect(200)).body.created).toBe(10_000);
+    // A blank line counts (contract §18): 5 000 lines and 5 000 blank ones are the most a file may hold.
+    const blanks = csv(['article,name,priceKopeks', ...lines(5_000).flatMap((line) => [line, ''])]);
+    expect((await send(blanks, { key, dryRun: true }).expect(200)).body.created).toBe(5_000);
+    expect((await send(`${blanks}\n`, { key, dryRun: true }).expect(413)).body.error).toBe(ErrorText.payloadTooLarge);
+    // 5 MiB of line ends is refused as soon as the 10 001st is read, not parsed whole.
+    const started = performance.now();
+    await send(`article,name,priceKopeks\n${'\n'.repeat(5_242_000)}`, { key, dryRun: true }).expect(413);
+    expect(performance.now() - started).toBeLessThan(5_000);
     const json = await request(http())
       .post('/catalog/products')
       .set(key.headers)

@@ -35,7 +35,7 @@ export class CatalogImportService {
    * A dry run does exactly the same work, its unique keys included, then rolls it back.
    */
   async import(ctx: BrandContext, bytes: Buffer, dryRun: boolean): Promise<ImportAnswer> {
-    const file = readImportFile(bytes);
+    const file = await readImportFile(bytes);
     const articles = [...new Set(file.lines.map((line) => line.article!))];
     const claimed = claimedStorefrontArticles(file.lines);
     try {
