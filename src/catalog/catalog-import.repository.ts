@@ -42,9 +42,16 @@ export class CatalogImportRepository {
     private readonly events: DomainEvents,
   ) {}
 
-  /** Imports into one brand take turns (to the end of `tx`): each reads what the one before it committed. */
-  async lockBrandCatalog(tx: Tx, brandId: number): Promise<void> {
-    await tx.query(`SELECT pg_advisory_xact_lock(hashtext('catalog-import'), $1)`, [brandId]);
+  /**
+   * Imports into one brand take turns (to the end of `tx`): each reads what the one before it
+   * committed. False when another holds the turn: a waiter must not hold a pool connection.
+   */
+  async tryLockBrandCatalog(tx: Tx, brandId: number): Promise<boolean> {
+    const rows: Array<{ locked: boolean }> = await tx.query(
+      `SELECT pg_try_advisory_xact_lock(hashtext('catalog-import'), $1) AS locked`,
+      [brandId],
+    );
+    return rows[0].locked;
   }
 
   /**
