@@ -444,6 +444,52 @@ describe('catalog import and export', () => {
     expect(empty.text).toBe(`${HEADER}\n`);
   });
 
+  it('exports formula-like cells behind a leading quote and reads them back as they were (contract §18)', async () => {
+    const key = await freshBrand();
+    const values = [
+      { article: '-A1', name: "=cmd|' /C calc'!A0", storefrontArticle: '@SF-1', size: '=S' },
+      { article: 'A2', name: '=IMPORTXML("http://example.test/", "//a")', storefrontArticle: '+SF-2', size: '-' },
+      { article: 'A3', name: "'=already quoted", storefrontArticle: null, size: '+1' },
+      { article: 'A4', name: "it's plain", storefrontArticle: "'SF-4", size: '@home' },
+    ];
+    for (const v of values) {
+      await createProduct(s.fx, key.brandId, {
+        article: v.article,
+        name: v.name,
+        storefrontArticle: v.storefrontArticle ?? undefined,
+        priceKopeks: 100,
+        sizes: [{ name: v.size }],
+      });
+    }
+    const text = (await exported(key)).text;
+    const cells = text
+      .trim()
+      .split('\n')
+      .slice(1)
+      .flatMap((line) => line.split(/,(?=(?:[^"]*"[^"]*")*[^"]*$)/));
+    // No cell starts with a formula's character: each such one has the quote before it.
+    expect(cells.filter((cell) => /^"?[=+\-@\t\r]/.test(cell))).toEqual([]);
+    expect(text).toContain(`'-A1,'=cmd|' /C calc'!A0,'@SF-1,100,'=S,`);
+    expect(text).toContain(`A3,''=already quoted,,100,'+1,`);
+    expect(text).toContain(`A4,it's plain,'SF-4,100,'@home,`);
+    // The export imported unchanged is unchanged, every value read back as stored.
+    await send(text, { key }).expect(200, { created: 0, updated: 0, unchanged: 4, sizesCreated: 0, dryRun: false });
+    const catalog = await byArticle(key);
+    for (const v of values) {
+      expect(catalog.get(v.article)).toMatchObject({
+        name: v.name,
+        storefrontArticle: v.storefrontArticle,
+        sizes: [{ name: v.size }],
+      });
+    }
+    // A file of its own: the quote before a formula's character is dropped, any other kept.
+    const other = await freshBrand();
+    await send(csv(['article,name,priceKopeks', `'=B1,'+plus,1`, `B2,'quote,2`]), { key: other }).expect(200);
+    const imported = await byArticle(other);
+    expect(imported.get('=B1')?.name).toBe('+plus');
+    expect(imported.get('B2')?.name).toBe("'quote");
+  });
+
   it('exports more products than one page holds, in order', async () => {
     const key = await freshBrand();
     const lines = Array.from({ length: 1234 }, (_, i) => `X-${String(i).padStart(5, '0')},n,,${i},s,`);

@@ -5,6 +5,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { AppError } from '../common/errors/app-error';
 import { ErrorText } from '../common/errors/error-texts';
 import { MAX_PRICE_KOPEKS } from '../common/validation/money';
+import { unguardFormula } from './csv-formula-cells';
 
 /** The columns an import file may name (contract §18), in the order the export writes them. */
 export const IMPORT_COLUMNS = [
@@ -103,7 +104,8 @@ export async function readImportFile(bytes: Buffer): Promise<ImportFile> {
     }
     const read: ImportLine = { line };
     columns.forEach((column, i) => {
-      const cell = cells[i].trim();
+      // After the trim: the export's `'` is the cell's first character, and what it guards may be a tab.
+      const cell = unguardFormula(cells[i].trim());
       if (cell === '') return;
       const problem = cellProblem(column, cell);
       if (problem) {

@@ -11,6 +11,7 @@ import { claimedStorefrontArticles, planImport, type ImportCounts } from './cata
 import { CatalogImportRepository, type ExportRow } from './catalog-import.repository';
 import { translateCatalogClashes } from './catalog-clashes';
 import { CatalogImportTurns } from './catalog-import-turns';
+import { guardFormula } from './csv-formula-cells';
 
 export type ImportAnswer = ImportCounts & { dryRun: boolean };
 
@@ -112,11 +113,11 @@ export class CatalogImportService {
         if (rows.length === 0) return;
         yield stringify(
           rows.map((row) => [
-            row.article,
-            row.name,
-            row.storefront_article ?? '',
+            guardFormula(row.article),
+            guardFormula(row.name),
+            guardFormula(row.storefront_article ?? ''),
             row.price_kopeks,
-            row.size ?? '',
+            guardFormula(row.size ?? ''),
             row.size_price_kopeks ?? '',
           ]),
         );
