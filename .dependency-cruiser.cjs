@@ -28,7 +28,13 @@ const EXPORTED = {
   ],
   // The primary of `npm run start:cluster` serves every worker's figures.
   metrics: ['cluster-metrics.ts', 'metrics-server.ts'],
-  catalog: ['catalog-matcher.ts', 'catalog.service.ts', 'catalog.sql.ts'],
+  catalog: [
+    'catalog-matcher.ts',
+    'catalog.service.ts',
+    'catalog.sql.ts',
+    // The import's own body declaration, which setup-app hands to both platforms' body handling.
+    'catalog-import-body.ts',
+  ],
   identity: ['identity.sql.ts', 'brands.service.ts', 'users.service.ts'],
   inventory: ['inventory.service.ts'],
   idempotency: ['idempotent-post.decorator.ts', 'read-only-post.decorator.ts'],

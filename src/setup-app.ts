@@ -12,7 +12,8 @@ import { answerClientError } from './common/http/client-error';
 import { answerFrameworkError } from './common/http/framework-error';
 import { hasMalformedPath, malformedUrl } from './common/http/malformed-url';
 import { jsonBodyOnly } from './common/http/express-body';
-import { CSV_BODY_LIMIT_BYTES, CSV_ROUTE, CsvUpload } from './common/http/csv-body';
+import type { StreamedBody } from './common/http/streamed-body';
+import { CATALOG_IMPORT_BODY } from './catalog/catalog-import-body';
 import { AppError } from './common/errors/app-error';
 import { assertUtf8, parseJsonBody } from './common/http/json-body';
 import { assignRequestId } from './common/http/request-id';
@@ -32,6 +33,9 @@ import { describeWebhookMessages, WEBHOOK_MESSAGE_MODELS } from './webhooks/webh
 export const APP_OPTIONS: NestApplicationOptions = { bufferLogs: true, rawBody: true, bodyParser: false };
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** The routes that read their own bodies after their guards; both platforms' body handling leaves those unread. */
+const STREAMED_BODIES: readonly StreamedBody[] = [CATALOG_IMPORT_BODY];
 
 export type HttpPlatform = 'fastify' | 'express';
 
@@ -123,19 +127,17 @@ function setupFastify(app: NestFastifyApplication, outcomes: RequestOutcomes): v
       done(error as Error, undefined);
     }
   });
-  // CSV on the catalog import's route only (contract §18), up to its own limit there and JSON's elsewhere (a route's
-  // bodyLimit is Fastify's limit for every parser of that route); the route judges the file.
-  fastify.addHook('onRoute', (route) => {
-    if (route.url === CSV_ROUTE) route.bodyLimit = CSV_BODY_LIMIT_BYTES;
-  });
-  app.useBodyParser<RawServerDefault>('text/csv', { bodyLimit: BODY_LIMIT_BYTES }, (request, body, done) => {
-    const query = request.query as Record<string, unknown> | undefined;
-    if (request.routeOptions.url === CSV_ROUTE)
-      done(null, new CsvUpload(body, request.headers['content-type'], query?.dryRun));
-    else if (request.is404)
-      done(null, undefined); // an unknown route stays a 404, as with no parser
-    else done(AppError.unsupportedMediaType(), undefined);
-  });
+  // A streamed route's type is left unread on that route, for the route to read after its guards; elsewhere it is
+  // the 415 of any type but JSON.
+  for (const type of new Set(STREAMED_BODIES.map((route) => route.mediaType))) {
+    const routes = new Set(STREAMED_BODIES.filter((route) => route.mediaType === type).map((route) => route.url));
+    fastify.addContentTypeParser(type, (request, _payload, done) => {
+      if (routes.has(request.routeOptions.url ?? '')) done(null, undefined);
+      else if (request.is404)
+        done(null, undefined); // an unknown route stays a 404, as with no parser
+      else done(AppError.unsupportedMediaType(), undefined);
+    });
+  }
 }
 
 function setupExpress(app: NestExpressApplication, filter: ErrorFilter, outcomes: RequestOutcomes): void {
@@ -164,7 +166,7 @@ function setupExpress(app: NestExpressApplication, filter: ErrorFilter, outcomes
       next();
     },
   );
-  app.use(jsonBodyOnly(BODY_LIMIT_BYTES, filter));
+  app.use(jsonBodyOnly(BODY_LIMIT_BYTES, filter, STREAMED_BODIES));
 }
 
 /**

@@ -2,6 +2,7 @@ import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import fc from 'fast-check';
 import request from 'supertest';
+import { guardFormula } from '../src/catalog/csv-formula-cells';
 import { MAX_PRICE_KOPEKS } from '../src/common/validation/money';
 import { issueKey, type IssuedKey } from './support/fixtures';
 import { closeSuite, openSuite, type Suite } from './support/suite';
@@ -23,7 +24,7 @@ const text = (chars: string[], maxLength: number) =>
     .map((parts) => parts.join(''))
     .filter((value) => value.length > 0 && value.trim() === value);
 const ARTICLE_CHARS = ['A', 'b', 'Z', '0', '9', '-', '_', ',', ';', '"', ' ', 'Я', 'é', '\u{1F600}'];
-const NAME_CHARS = [...ARTICLE_CHARS, '\n', '\r\n', "'"];
+const NAME_CHARS = [...ARTICLE_CHARS, '\n', '\r\n', "'", '=', '@', '+'];
 const price = fc.integer({ min: 0, max: MAX_PRICE_KOPEKS });
 
 /** A catalog: articles unique, storefront articles unique where given, size names unique per product regardless of case. */
@@ -51,14 +52,26 @@ const catalog = fc
     });
   });
 
-/** The export's rows of a catalog: in article order (bytes), a product's sizes in the order they were added. */
+/**
+ * The export's rows of a catalog: in article order (bytes), a product's sizes in the order they were added, a
+ * formula-like text cell behind its `'` (contract §18).
+ */
 function rowsOf(products: GeneratedProduct[]): string[][] {
   const byBytes = (a: GeneratedProduct, b: GeneratedProduct) =>
     Buffer.compare(Buffer.from(a.article), Buffer.from(b.article));
   return [...products].sort(byBytes).flatMap((p) => {
-    const own = [p.article, p.name, p.storefrontArticle ?? '', String(p.priceKopeks)];
+    const own = [
+      guardFormula(p.article),
+      guardFormula(p.name),
+      guardFormula(p.storefrontArticle ?? ''),
+      String(p.priceKopeks),
+    ];
     if (p.sizes.length === 0) return [[...own, '', '']];
-    return p.sizes.map((size) => [...own, size.name, size.priceKopeks === null ? '' : String(size.priceKopeks)]);
+    return p.sizes.map((size) => [
+      ...own,
+      guardFormula(size.name),
+      size.priceKopeks === null ? '' : String(size.priceKopeks),
+    ]);
   });
 }
 
@@ -137,11 +150,12 @@ describe('catalog import and export, for generated catalogs', () => {
           const size = p.sizes[next[i]++];
           const own = first || repeatOwnCells;
           return [
-            p.article,
-            own ? p.name : '',
-            own ? (p.storefrontArticle ?? '') : '',
+            // Written as the export writes them, so that the file means the generated values.
+            guardFormula(p.article),
+            own ? guardFormula(p.name) : '',
+            own ? guardFormula(p.storefrontArticle ?? '') : '',
             own ? String(p.priceKopeks) : '',
-            size?.name ?? '',
+            guardFormula(size?.name ?? ''),
             size?.priceKopeks == null ? '' : String(size.priceKopeks),
           ];
         });

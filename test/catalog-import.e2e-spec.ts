@@ -181,7 +181,7 @@ describe('catalog import and export', () => {
     if (process.env.HTTP_ADAPTER !== 'express') expect(unknown.status).toBe(404);
   });
 
-  it('answers 413 past 10 000 data lines or 5 MiB; blank lines do not count; other routes keep 1 MiB', async () => {
+  it('answers 413 past 10 000 data lines or 5 MiB; blank lines count; other routes keep 1 MiB', async () => {
     const key = await freshBrand();
     const lines = (n: number) => Array.from({ length: n }, (_, i) => `L-${i},n,1`);
     const over = await send(csv(['article,name,priceKopeks', ...lines(10_001)]), { key }).expect(413);
@@ -191,8 +191,14 @@ describe('catalog import and export', () => {
     // Just under 5 MiB is read (and judged: its one long line is not a valid file).
     const long = `article,name\n${'b'.repeat(5 * 1024 * 1024 - 100)}\n`;
     expect((await send(long, { key })).status).toBe(422);
-    const blanks = csv(['article,name,priceKopeks', ...lines(10_000).flatMap((line) => [line, ''])]);
-    expect((await send(blanks, { key, dryRun: true }).expect(200)).body.created).toBe(10_000);
+    // A blank line counts (contract §18): 5 000 lines and 5 000 blank ones are the most a file may hold.
+    const blanks = csv(['article,name,priceKopeks', ...lines(5_000).flatMap((line) => [line, ''])]);
+    expect((await send(blanks, { key, dryRun: true }).expect(200)).body.created).toBe(5_000);
+    expect((await send(`${blanks}\n`, { key, dryRun: true }).expect(413)).body.error).toBe(ErrorText.payloadTooLarge);
+    // 5 MiB of line ends is refused as soon as the 10 001st is read, not parsed whole.
+    const started = performance.now();
+    await send(`article,name,priceKopeks\n${'\n'.repeat(5_242_000)}`, { key, dryRun: true }).expect(413);
+    expect(performance.now() - started).toBeLessThan(5_000);
     const json = await request(http())
       .post('/catalog/products')
       .set(key.headers)
@@ -200,14 +206,13 @@ describe('catalog import and export', () => {
       .send(`{"name":"${'x'.repeat(1024 * 1024)}"}`)
       .expect(413);
     expect(json.body.error).toBe(ErrorText.payloadTooLarge);
-    // CSV too: another route reads no more than 1 MiB of it.
+    // CSV too: another route reads no more than 1 MiB of it (Fastify refuses its type before reading any).
     const elsewhere = await request(http())
       .post('/catalog/products')
       .set(key.headers)
       .set('Content-Type', 'text/csv')
-      .send('x'.repeat(2 * 1024 * 1024))
-      .expect(413);
-    expect(elsewhere.body.error).toBe(ErrorText.payloadTooLarge);
+      .send('x'.repeat(2 * 1024 * 1024));
+    expect([413, 415]).toContain(elsewhere.status);
   });
 
   it('all or nothing: every wrong line is listed with its fault, and nothing changes', async () => {
@@ -366,6 +371,10 @@ describe('catalog import and export', () => {
 
   it('concurrent imports into one brand: no duplicate article or size, no lost change', async () => {
     const key = await freshBrand();
+    // A key of its own for each: one caller's imports at once are bounded (CATALOG_IMPORTS_PER_CALLER).
+    const keys = await Promise.all(
+      Array.from({ length: 6 }, () => issueKey(s.fx, key.brandId, { permissions: ['products.write'] })),
+    );
     const files = Array.from({ length: 6 }, (_, i) =>
       csv([
         HEADER,
@@ -374,7 +383,7 @@ describe('catalog import and export', () => {
         `C-${i},Own ${i},SF-C-${i},${i},,`,
       ]),
     );
-    const answers = await Promise.all(files.map((file) => send(file, { key })));
+    const answers = await Promise.all(files.map((file, i) => send(file, { key: keys[i] })));
     expect(answers.map((a) => a.status)).toEqual(files.map(() => 200));
     expect(answers.reduce((n, a) => n + (a.body.created as number), 0)).toBe(7);
     expect(answers.reduce((n, a) => n + (a.body.sizesCreated as number), 0)).toBe(7);
@@ -433,6 +442,52 @@ describe('catalog import and export', () => {
     });
     const empty = await exported(await freshBrand());
     expect(empty.text).toBe(`${HEADER}\n`);
+  });
+
+  it('exports formula-like cells behind a leading quote and reads them back as they were (contract §18)', async () => {
+    const key = await freshBrand();
+    const values = [
+      { article: '-A1', name: "=cmd|' /C calc'!A0", storefrontArticle: '@SF-1', size: '=S' },
+      { article: 'A2', name: '=IMPORTXML("http://example.test/", "//a")', storefrontArticle: '+SF-2', size: '-' },
+      { article: 'A3', name: "'=already quoted", storefrontArticle: null, size: '+1' },
+      { article: 'A4', name: "it's plain", storefrontArticle: "'SF-4", size: '@home' },
+    ];
+    for (const v of values) {
+      await createProduct(s.fx, key.brandId, {
+        article: v.article,
+        name: v.name,
+        storefrontArticle: v.storefrontArticle ?? undefined,
+        priceKopeks: 100,
+        sizes: [{ name: v.size }],
+      });
+    }
+    const text = (await exported(key)).text;
+    const cells = text
+      .trim()
+      .split('\n')
+      .slice(1)
+      .flatMap((line) => line.split(/,(?=(?:[^"]*"[^"]*")*[^"]*$)/));
+    // No cell starts with a formula's character: each such one has the quote before it.
+    expect(cells.filter((cell) => /^"?[=+\-@\t\r]/.test(cell))).toEqual([]);
+    expect(text).toContain(`'-A1,'=cmd|' /C calc'!A0,'@SF-1,100,'=S,`);
+    expect(text).toContain(`A3,''=already quoted,,100,'+1,`);
+    expect(text).toContain(`A4,it's plain,'SF-4,100,'@home,`);
+    // The export imported unchanged is unchanged, every value read back as stored.
+    await send(text, { key }).expect(200, { created: 0, updated: 0, unchanged: 4, sizesCreated: 0, dryRun: false });
+    const catalog = await byArticle(key);
+    for (const v of values) {
+      expect(catalog.get(v.article)).toMatchObject({
+        name: v.name,
+        storefrontArticle: v.storefrontArticle,
+        sizes: [{ name: v.size }],
+      });
+    }
+    // A file of its own: the quote before a formula's character is dropped, any other kept.
+    const other = await freshBrand();
+    await send(csv(['article,name,priceKopeks', `'=B1,'+plus,1`, `B2,'quote,2`]), { key: other }).expect(200);
+    const imported = await byArticle(other);
+    expect(imported.get('=B1')?.name).toBe('+plus');
+    expect(imported.get('B2')?.name).toBe("'quote");
   });
 
   it('exports more products than one page holds, in order', async () => {

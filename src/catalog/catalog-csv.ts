@@ -1,7 +1,11 @@
-import { parse } from 'csv-parse/sync';
+import { parse, type Parser } from 'csv-parse';
+import { parse as parseSync } from 'csv-parse/sync';
+import { finished } from 'node:stream/promises';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { AppError } from '../common/errors/app-error';
 import { ErrorText } from '../common/errors/error-texts';
 import { MAX_PRICE_KOPEKS } from '../common/validation/money';
+import { unguardFormula } from './csv-formula-cells';
 
 /** The columns an import file may name (contract §18), in the order the export writes them. */
 export const IMPORT_COLUMNS = [
@@ -16,6 +20,8 @@ export type ImportColumn = (typeof IMPORT_COLUMNS)[number];
 export const MAX_IMPORT_LINES = 10_000;
 /** Far more than the six columns: a wider header is refused before it is parsed (or echoed, name by name). */
 const MAX_HEADER_COLUMNS = 32;
+/** Text parsed between turns of the event loop: about a millisecond's work. */
+const PARSE_SLICE_BYTES = 32 * 1024;
 /** How much of an unknown column's name an error repeats. */
 const NAME_ECHOED = 100;
 
@@ -48,11 +54,11 @@ export interface ImportFile {
  * Reads an import file: UTF-8 (a byte-order mark is dropped), its fields separated by whichever of
  * `,` and `;` the header line uses, quoted as RFC 4180 says, lines ended by CRLF or LF. The header
  * is checked here (400 for an unknown, repeated or missing column), and so is the number of lines
- * (413); each data line's own faults are collected, not thrown, so that the answer lists them all.
+ * (413: every line counts, a blank one too); each data line's own faults are collected, not thrown, so that the answer lists them all.
  * Lines are numbered as a spreadsheet numbers its rows: a quoted cell's line breaks stay in its row.
  * A line whose quotes are wrong ends the reading (the parser cannot tell where the next one begins).
  */
-export function readImportFile(bytes: Buffer): ImportFile {
+export async function readImportFile(bytes: Buffer): Promise<ImportFile> {
   const text = decodeUtf8(bytes);
   const delimiter = delimiterOf(headerLineOf(text));
   const problems = new Map<number, string[]>();
@@ -60,30 +66,31 @@ export function readImportFile(bytes: Buffer): ImportFile {
   const records: Array<{ line: number; cells: string[] }> = [];
   let line = 0;
   let tooMany = false;
+  const parser = parse({
+    delimiter,
+    // Either ending on any line: one detected from the first line would glue the lines of a file that mixes them.
+    record_delimiter: ['\r\n', '\n'],
+    relax_column_count: true,
+    bom: true,
+    on_record: (cells: string[]) => {
+      line++;
+      // Every line counts toward the limit, blank ones too (contract §18): the reading stops at the first
+      // line too many, so 5 MiB of line ends costs no more than 10 000 lines do.
+      tooMany ||= line > MAX_IMPORT_LINES + 1;
+      if (tooMany) return null;
+      // A blank row keeps its number and says nothing.
+      if (line > 1 && cells.every((cell) => cell.trim() === '')) return null;
+      records.push({ line, cells });
+      return null;
+    },
+  });
   try {
-    parse(text, {
-      delimiter,
-      // Either ending on any line: one detected from the first line would glue the lines of a file that mixes them.
-      record_delimiter: ['\r\n', '\n'],
-      relax_column_count: true,
-      on_record: (cells: string[]) => {
-        line++;
-        // A blank row keeps its number, and nothing else: it is not a line of the file's count.
-        if (line > 1 && cells.every((cell) => cell.trim() === '')) return null;
-        records.push({ line, cells });
-        // The reading stops at the first line too many: 5 MiB of short lines is never held whole.
-        if (records.length > MAX_IMPORT_LINES + 1) {
-          tooMany = true;
-          throw new Error('too many lines');
-        }
-        return null;
-      },
-    });
+    await feed(parser, bytes, () => tooMany);
   } catch (error) {
-    if (tooMany) throw AppError.payloadTooLarge();
     // Past a quoting fault the parser cannot tell where the next line begins: the rest is not read.
     note(line + 1, unreadable((error as { code?: string }).code));
   }
+  if (tooMany) throw AppError.payloadTooLarge();
   const header = records[0]?.line === 1 ? records.shift()!.cells.map((name) => name.trim()) : undefined;
   if (header === undefined) {
     throw AppError.badRequest([problems.has(1) ? ErrorText.importHeaderUnreadable : ErrorText.importNoHeader]);
@@ -97,7 +104,8 @@ export function readImportFile(bytes: Buffer): ImportFile {
     }
     const read: ImportLine = { line };
     columns.forEach((column, i) => {
-      const cell = cells[i].trim();
+      // After the trim: the export's `'` is the cell's first character, and what it guards may be a tab.
+      const cell = unguardFormula(cells[i].trim());
       if (cell === '') return;
       const problem = cellProblem(column, cell);
       if (problem) {
@@ -115,9 +123,32 @@ export function readImportFile(bytes: Buffer): ImportFile {
   return { lines, problems };
 }
 
+/**
+ * The file, a slice at a time, with a turn of the event loop between slices: 5 MiB parsed at once
+ * held every other request for as long as it took. Bytes, not text: the parser keeps a character
+ * split between slices whole, where a string cut there would lose it.
+ */
+async function feed(parser: Parser, bytes: Buffer, stop: () => boolean): Promise<void> {
+  const done = finished(parser);
+  // A fault may end the parse while the loop waits for its turn; it is awaited below (or was no fault: a stop).
+  done.catch(() => undefined);
+  // Nothing is pushed (on_record keeps each line), but a paused stream would never end.
+  parser.resume();
+  for (let at = 0; at < bytes.length && !parser.destroyed; at += PARSE_SLICE_BYTES) {
+    parser.write(bytes.subarray(at, at + PARSE_SLICE_BYTES));
+    if (stop()) {
+      parser.destroy();
+      return;
+    }
+    await nextTurn();
+  }
+  parser.end();
+  await done;
+}
+
+/** The file as text, for its header line; its bytes are parsed as such (a byte-order mark dropped by both). */
 function decodeUtf8(bytes: Buffer): string {
   try {
-    // The decoder drops a leading byte-order mark.
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
     throw AppError.badRequest([ErrorText.importNotUtf8]);
@@ -144,7 +175,7 @@ function countOf(text: string, character: string): number {
 function delimiterOf(headerLine: string): ',' | ';' {
   const fields = (delimiter: string) => {
     try {
-      const records: string[][] = parse(headerLine, { delimiter, relax_column_count: true });
+      const records: string[][] = parseSync(headerLine, { delimiter, relax_column_count: true });
       return records[0]?.length ?? 0;
     } catch {
       return 0;

@@ -42,9 +42,16 @@ export class CatalogImportRepository {
     private readonly events: DomainEvents,
   ) {}
 
-  /** Imports into one brand take turns (to the end of `tx`): each reads what the one before it committed. */
-  async lockBrandCatalog(tx: Tx, brandId: number): Promise<void> {
-    await tx.query(`SELECT pg_advisory_xact_lock(hashtext('catalog-import'), $1)`, [brandId]);
+  /**
+   * Imports into one brand take turns (to the end of `tx`): each reads what the one before it
+   * committed. False when another holds the turn: a waiter must not hold a pool connection.
+   */
+  async tryLockBrandCatalog(tx: Tx, brandId: number): Promise<boolean> {
+    const rows: Array<{ locked: boolean }> = await tx.query(
+      `SELECT pg_try_advisory_xact_lock(hashtext('catalog-import'), $1) AS locked`,
+      [brandId],
+    );
+    return rows[0].locked;
   }
 
   /**
@@ -166,10 +173,12 @@ export class CatalogImportRepository {
     if (created.size > 0 || plan.changedIds.length > 0) {
       // The subscribers' parts join CTEs, which the planner takes for one row each: thousands of
       // events would be joined by nested loops, each over all the others (24 s for 10 000 events,
-      // 1 s with hash joins: docs/performance.md, PERF-24). For this statement only.
-      await tx.query(`SET LOCAL enable_nestloop = off`);
+      // 1 s with hash joins: docs/performance.md, PERF-24). For this statement only. A plan without
+      // nested loops costs the planner some 10^10, far over jit_above_cost, and compiling it took
+      // 0.6–2 s of a 20 ms import: its cost is the setting's artefact, not work worth compiling.
+      await tx.query(`SET LOCAL enable_nestloop = off; SET LOCAL jit = off`);
       await this.events.append(tx, IMPORT_EVENTS, [[...created.values()], plan.changedIds]);
-      await tx.query(`SET LOCAL enable_nestloop TO DEFAULT`);
+      await tx.query(`SET LOCAL enable_nestloop TO DEFAULT; SET LOCAL jit TO DEFAULT`);
     }
   }
 

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Headers, HttpCode, Param, Patch, Query, StreamableFile } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Patch, Query, StreamableFile, UseInterceptors } from '@nestjs/common';
 import {
   ApiBody,
   ApiConflictResponse,
@@ -8,11 +8,12 @@ import {
   ApiPayloadTooLargeResponse,
   ApiProduces,
   ApiTags,
+  ApiTooManyRequestsResponse,
   ApiUnprocessableEntityResponse,
   ApiUnsupportedMediaTypeResponse,
 } from '@nestjs/swagger';
-import { AppError } from '../common/errors/app-error';
-import { CsvUpload, isUtf8Csv } from '../common/http/csv-body';
+import { CsvUpload } from './catalog-import-body';
+import { CatalogImportUploadInterceptor } from './catalog-import-upload.interceptor';
 import { CatalogImportService } from './catalog-import.service';
 import { ImportQueryDto, ImportResponse } from './dto/catalog-import.dto';
 import type { BrandContext } from '../common/context/request-context';
@@ -66,6 +67,8 @@ export class CatalogController {
 
   @RequirePermission('products.write')
   @IdempotentPost('import')
+  // Below @IdempotentPost, so it runs first: the key's claim remembers the file's digest.
+  @UseInterceptors(CatalogImportUploadInterceptor)
   @HttpCode(200)
   @ApiConsumes('text/csv')
   @ApiBody({
@@ -76,14 +79,16 @@ export class CatalogController {
   @ApiOkResponse({ type: ImportResponse })
   @ApiUnprocessableEntityResponse({ description: 'Import has errors: details has "line N: …" for every wrong line' })
   @ApiPayloadTooLargeResponse({ description: 'over 10 000 data lines or 5 MiB' })
-  @ApiUnsupportedMediaTypeResponse({ description: 'a Content-Type other than text/csv (UTF-8)' })
+  @ApiUnsupportedMediaTypeResponse({ description: 'a Content-Type other than text/csv (UTF-8), or a Content-Encoding' })
+  @ApiTooManyRequestsResponse({
+    description:
+      'too many imports at once on the instance or of the caller, or the catalog busy too long (Retry-After)',
+  })
   import(
     @BrandCtx() ctx: BrandContext,
     @Query() query: ImportQueryDto,
-    @Headers('content-type') contentType: string | undefined,
     @Body() body: unknown,
   ): Promise<ImportResponse> {
-    if (!isUtf8Csv(contentType)) throw AppError.unsupportedMediaTypeCsv();
     const bytes = body instanceof CsvUpload ? body.bytes : Buffer.alloc(0);
     return this.transfer.import(ctx, bytes, query.dryRun === 'true');
   }

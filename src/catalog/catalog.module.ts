@@ -8,6 +8,9 @@ import { CatalogRepository } from './catalog.repository';
 import { CatalogService } from './catalog.service';
 import { CatalogImportRepository } from './catalog-import.repository';
 import { CatalogImportService } from './catalog-import.service';
+import { CatalogImportSlots } from './catalog-import-slots';
+import { CatalogImportTurns } from './catalog-import-turns';
+import { CatalogImportUploadInterceptor } from './catalog-import-upload.interceptor';
 import { ProductSizeEntity } from './product-size.entity';
 import { ProductEntity } from './product.entity';
 import { SecurityJournalModule } from '../security-journal/security-journal.module';
@@ -23,7 +26,16 @@ import { IdempotencyModule } from '../idempotency/idempotency.module';
     DomainEventsModule,
   ],
   controllers: [CatalogController],
-  providers: [CatalogRepository, CatalogService, CatalogMatcher, CatalogImportRepository, CatalogImportService],
+  providers: [
+    CatalogRepository,
+    CatalogService,
+    CatalogMatcher,
+    CatalogImportRepository,
+    CatalogImportService,
+    CatalogImportSlots,
+    CatalogImportTurns,
+    CatalogImportUploadInterceptor,
+  ],
   exports: [CatalogService, CatalogMatcher],
 })
 export class CatalogModule {}

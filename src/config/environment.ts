@@ -176,6 +176,23 @@ export class Environment {
   @Max(86_400, { message: 'OUTBOX_GIVE_UP_AFTER_SECONDS must be an integer between 1 and 86400' })
   OUTBOX_GIVE_UP_AFTER_SECONDS = 86_400;
 
+  /**
+   * Catalog imports (contract §18) one instance runs at once, each holding up to 5 MiB of file and a
+   * parse: the bound of what imports may take of an instance. One more → 429.
+   */
+  @Transform(toInt)
+  @IsInt({ message: 'CATALOG_IMPORTS_PER_INSTANCE must be an integer between 1 and 64' })
+  @Min(1, { message: 'CATALOG_IMPORTS_PER_INSTANCE must be an integer between 1 and 64' })
+  @Max(64, { message: 'CATALOG_IMPORTS_PER_INSTANCE must be an integer between 1 and 64' })
+  CATALOG_IMPORTS_PER_INSTANCE = 8;
+
+  /** Catalog imports one caller (a key, a session's user) runs at once on an instance. One more → 429. */
+  @Transform(toInt)
+  @IsInt({ message: 'CATALOG_IMPORTS_PER_CALLER must be an integer between 1 and 64' })
+  @Min(1, { message: 'CATALOG_IMPORTS_PER_CALLER must be an integer between 1 and 64' })
+  @Max(64, { message: 'CATALOG_IMPORTS_PER_CALLER must be an integer between 1 and 64' })
+  CATALOG_IMPORTS_PER_CALLER = 2;
+
   /** 64 hex characters (32 bytes): the AES-256-GCM key of the webhook signing secrets at rest. */
   @Transform(emptyToUndefined)
   @IsOptional()

@@ -21,7 +21,7 @@ const KEY_PRINCIPALS = new Set(['integration_key', 'site_key']);
 
 /**
  * Idempotency-Key (contract §11), in PostgreSQL so every instance honours it. Runs after the
- * guards, so 401, 403 and 429 never reach it; a 400 from validation or any 5xx releases the
+ * guards, so 401, 403 and 429 never reach it; a 400 from validation, a 429 or any 5xx releases the
  * claim (a retry runs again); every other answer is stored and replayed for 24 hours with
  * `Idempotent-Replayed: true`. Each change the request makes records itself in its own
  * transaction (IdempotencyRecord), so a retry that takes over the claim of a run cut short by a
@@ -86,7 +86,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
     } catch (error) {
       record.close();
       const { status, body } = describeError(error);
-      if (status === 400 || status >= 500) await this.keys.release(scope, key, claimId);
+      // A 429 is a refusal before the work began (contract §11), wherever it was decided: a retry runs anew.
+      if (status === 400 || status === 429 || status >= 500) await this.keys.release(scope, key, claimId);
       else await this.keys.complete(scope, key, claimId, status, body);
       throw error;
     }

@@ -45,6 +45,10 @@ export class AppError extends Error {
   static unsupportedMediaTypeCsv(): AppError {
     return new AppError(415, ErrorText.unsupportedMediaTypeCsv);
   }
+  static unsupportedContentEncoding(): AppError {
+    return new AppError(415, ErrorText.unsupportedContentEncoding);
+  }
+
   /** 422: well-formed, but the platform cannot act on it (unknown lines, out-of-range stock). */
   static unprocessable(message: string, details?: string[]): AppError {
     return new AppError(422, message, details);

@@ -90,6 +90,10 @@ export const ErrorText = {
   malformedCursor: 'after must be a cursor from an earlier answer',
   // The catalog import's (contract §18): the file, then its lines (each `line N: <text>`).
   unsupportedMediaTypeCsv: 'Unsupported media type: send text/csv',
+  unsupportedContentEncoding: 'Unsupported Content-Encoding: send the body unencoded',
+  importsBusy: 'Too many catalog imports in progress: try again shortly',
+  importsBusyForCaller: 'Too many catalog imports in progress for this caller: wait for one to finish',
+  importCatalogBusy: 'Another import into this catalog is in progress: try again shortly',
   importNotUtf8: 'the file is not UTF-8 text',
   importNoHeader: 'the file has no header line',
   importHeaderUnreadable: 'the header line is not valid CSV',

@@ -5,7 +5,7 @@ import type { ErrorFilter } from '../errors/error.filter';
 import { AppError } from '../errors/app-error';
 import { ErrorText } from '../errors/error-texts';
 import { assertUtf8, parseJsonBody } from './json-body';
-import { CSV_BODY_LIMIT_BYTES, CsvUpload, isCsv, takesCsv } from './csv-body';
+import { expressPathIs, mediaTypeOf, type StreamedBody } from './streamed-body';
 
 /** The request and response as a filter's host, for errors raised before Nest's routing. */
 function hostOf(request: Request, response: Response, next: NextFunction): ArgumentsHost {
@@ -26,15 +26,15 @@ const isJson = (contentType: string | undefined) =>
  * Express's side of the body rules Fastify's parser enforces (contract, conventions): JSON only
  * (another type with a body → 415), UTF-8 only, at most `limit` bytes (413), parsed by the same
  * parseJsonBody with the same errors, the bytes kept for signed webhooks. Its errors go to the
- * same filter as every other, since Express would otherwise answer them itself. The catalog
- * import's route alone takes CSV, up to its own limit (csv-body.ts), as Fastify's parser does.
+ * same filter as every other, since Express would otherwise answer them itself. A route that
+ * reads its own body (`streamed`, streamed-body.ts) finds it unread, as on Fastify.
  */
-export function jsonBodyOnly(limit: number, filter: ErrorFilter): RequestHandler {
+export function jsonBodyOnly(limit: number, filter: ErrorFilter, streamed: readonly StreamedBody[]): RequestHandler {
   const readBytes = raw({ type: () => true, limit });
-  const readCsv = raw({ type: () => true, limit: CSV_BODY_LIMIT_BYTES });
   return (request, response, next) => {
-    const csv = isCsv(request.headers['content-type']) && takesCsv(request.path);
-    (csv ? readCsv : readBytes)(request, response, (readError?: unknown) => {
+    const type = mediaTypeOf(request.headers['content-type']);
+    if (streamed.some((route) => route.mediaType === type && expressPathIs(route, request.path))) return next();
+    readBytes(request, response, (readError?: unknown) => {
       try {
         if (readError) {
           const status = (readError as { status?: number }).status;
@@ -45,11 +45,6 @@ export function jsonBodyOnly(limit: number, filter: ErrorFilter): RequestHandler
         const bytes: unknown = request.body;
         const contentType = request.headers['content-type'];
         request.body = undefined;
-        if (csv) {
-          const dryRun = (request.query as Record<string, unknown> | undefined)?.dryRun;
-          request.body = new CsvUpload(Buffer.isBuffer(bytes) ? bytes : Buffer.alloc(0), contentType, dryRun);
-          return next();
-        }
         if (!Buffer.isBuffer(bytes) || (bytes.length === 0 && !isJson(contentType))) return next();
         if (!isJson(contentType)) throw AppError.unsupportedMediaType();
         assertUtf8(contentType);

@@ -1,30 +1,30 @@
 import { hash } from 'node:crypto';
+import type { StreamedBody } from '../common/http/streamed-body';
+import { mediaTypeOf } from '../common/http/streamed-body';
 
-/** The one route that takes a CSV body (contract §18), and its own limit in place of JSON's 1 MiB. */
-export const CSV_BODY_LIMIT_BYTES = 5 * 1024 * 1024;
-export const CSV_ROUTE = '/catalog/products/import';
-
-/** As either router matches the route: Express's ignores case and a trailing slash, Fastify's (ignoreTrailingSlash) the slash. */
-const CSV_PATH = /^\/catalog\/products\/import\/?$/i;
-
-export const takesCsv = (path: string): boolean => CSV_PATH.test(path);
-
-export const isCsv = (contentType: string | undefined): boolean =>
-  contentType?.split(';')[0].trim().toLowerCase() === 'text/csv';
+/**
+ * The catalog import's body (contract §18): CSV, up to 5 MiB in place of JSON's 1 MiB, read by the
+ * route itself after its guards (catalog-import-upload.interceptor.ts), so that a caller without
+ * the right is answered before a byte of the file is read, and holds nothing while it stalls.
+ */
+export const CATALOG_IMPORT_BODY: StreamedBody = {
+  url: '/catalog/products/import',
+  mediaType: 'text/csv',
+  limitBytes: 5 * 1024 * 1024,
+};
 
 const CHARSET = /;\s*charset\s*=\s*"?([^";\s]*)"?/i;
 
 /** `text/csv`, without a charset or with UTF-8's: the one type the import takes. */
 export function isUtf8Csv(contentType: string | undefined): boolean {
-  if (!isCsv(contentType)) return false;
+  if (mediaTypeOf(contentType) !== CATALOG_IMPORT_BODY.mediaType) return false;
   const charset = CHARSET.exec(contentType!)?.[1];
   return charset === undefined || /^utf-?8$/i.test(charset);
 }
 
 /**
- * A CSV body as received, for the route to judge after its guards (so a caller without the right
- * sees 401/403, not a verdict on the file). What an idempotency key remembers of it is its digest,
- * not megabytes of JSON-encoded bytes.
+ * A CSV body as received. What an idempotency key remembers of it is its digest, not megabytes of
+ * JSON-encoded bytes.
  */
 export class CsvUpload {
   /** `contentType` and `dryRun` (the query's, as sent) are part of what a key remembers: a check is not an import. */
