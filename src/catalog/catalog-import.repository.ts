@@ -19,7 +19,9 @@ const importEvents = (ids: string, type: string): EventPart => ({
   data: PRODUCT_EVENT_DATA,
   from: `(SELECT id, brand_id, article, storefront_article, name, price_kopeks FROM products WHERE id = ANY(${ids}::int[])) AS p`,
 });
-const IMPORT_EVENTS = [importEvents('$1', 'product.created'), importEvents('$2', 'product.updated')];
+
+/** The events of an import: $1 the products it created, $2 those it changed. */
+export const IMPORT_EVENTS = [importEvents('$1', 'product.created'), importEvents('$2', 'product.updated')];
 
 /** One line of the export: a size of a product, or a product without sizes (size columns null). */
 export interface ExportRow {

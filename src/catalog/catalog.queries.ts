@@ -1,5 +1,6 @@
 import type { ReviewedQuery } from '../database/reviewed-query';
 import type { DomainEventsSql } from '../domain-events/domain-events.sql';
+import { IMPORT_EVENTS } from './catalog-import.repository';
 import { LOOKUP_STOREFRONT_LINES, MATCH_BY_ARTICLE, PRODUCT_EVENT } from './catalog.repository';
 
 /** The statements the catalog prepares or composes (ReviewedQuery). */
@@ -16,6 +17,12 @@ export function reviewedQueries(events: DomainEventsSql): ReviewedQuery[] {
       text: events.append(PRODUCT_EVENT),
       purpose: 'A product’s event, with what its subscribers write',
       parameters: ['productId', 'type'],
+    },
+    {
+      name: 'append-import-events',
+      text: events.append(IMPORT_EVENTS),
+      purpose: 'The product events of a catalog import, with what their subscribers write',
+      parameters: ['createdIds', 'changedIds'],
     },
   ];
 }
