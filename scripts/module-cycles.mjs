@@ -1,11 +1,18 @@
-// Part of npm run lint: reads dependency-cruiser's JSON of src/ on standard input, takes each
+// Part of npm run lint: cruises src/ with dependency-cruiser (.dependency-cruiser.cjs), takes each
 // src/<module>/ folder as one node (its dto/ and other subfolders included, which the folder rules
 // of .dependency-cruiser.cjs see as folders of their own) and fails on any cycle between modules,
 // naming one import of each step.
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
 
 const moduleOf = (file) => /^src\/[^/]+\//.exec(file)?.[0] ?? null;
-const { modules } = JSON.parse(readFileSync(0, 'utf8'));
+// The package exports no path to its command; npm links it here.
+const depcruise = path.join(import.meta.dirname, '..', 'node_modules', '.bin', 'depcruise');
+const json = execFileSync(depcruise, ['src', '--config', '.dependency-cruiser.cjs', '-T', 'json'], {
+  encoding: 'utf8',
+  maxBuffer: 256 * 1024 * 1024,
+});
+const { modules } = JSON.parse(json);
 
 /** For each module, the modules it imports, each with one file-level import that shows it. */
 const graph = new Map();

@@ -4,8 +4,8 @@ import type { Prepared } from '../database/prepared';
 import type { OrderStatus } from './order.entity';
 
 /**
- * The list's filters (contract §16), combined with AND. `updatedSince` is an ISO 8601 time with
- * its offset, as ListOrdersQueryDto leaves it.
+ * The list's filters (contract §16), combined with AND. `updatedSince` is an RFC 3339 date-time
+ * with its offset, as ListOrdersQueryDto leaves it.
  */
 export interface OrderListFilter {
   status?: OrderStatus;

@@ -27,10 +27,9 @@ export class ListOrdersQueryDto extends LimitQueryDto {
 
   @QueryInstant({
     description:
-      'Only orders whose state (status, payment, delivery) changed at or after this time: an ISO 8601 date and ' +
-      'time with Z or an offset (basic or extended; calendar, ordinal or week date), or a date alone, also a ' +
-      'month, week or year (its first instant in UTC)',
-    example: '2026-11-26T12:00:00Z',
+      'Only orders whose state (status, payment, delivery) changed at or after this time: an RFC 3339 ' +
+      'date-time with Z or an offset',
+    example: '2026-12-01T09:30:00Z',
   })
   updatedSince?: string;
 }

@@ -73,7 +73,9 @@ export class PartnerOrderDto extends OrderContactsDto {
   @MaxLength(100)
   promoCode?: string;
 
-  @ApiPropertyOptional({ description: 'ISO 8601; absent or invalid: the moment the webhook is received' })
+  @ApiPropertyOptional({
+    description: 'An RFC 3339 date-time with its offset; absent or anything else: the moment the webhook is received',
+  })
   @OptionalNotNull()
   orderDate?: unknown;
 }

@@ -113,12 +113,13 @@ describe('PartnerWebhookService on a new order', () => {
     );
   });
 
-  it('takes the arrival time for an orderDate that is no ISO 8601 time', () => {
+  it('takes the arrival time for an orderDate that is no RFC 3339 date-time', () => {
     const arrived = new Date('2026-03-04T05:06:07Z');
-    expect(orderedAt('yesterday', arrived)).toBe(arrived);
-    expect(orderedAt('2026-13-45', arrived)).toBe(arrived);
+    for (const orderDate of ['yesterday', '2026-13-45', '2026-01-02', '2026-02-30T10:00:00Z', '2026-01-02T10:00:00', 7])
+      expect(orderedAt(orderDate, arrived)).toBe(arrived);
     expect(orderedAt(undefined, arrived)).toBe(arrived);
-    expect(orderedAt('2026-01-02', arrived)).toEqual(new Date('2026-01-02'));
+    expect(orderedAt(' 2026-01-02T10:00:00+03:00 ', arrived)).toEqual(new Date('2026-01-02T07:00:00Z'));
+    expect(orderedAt('2026-01-02t10:00:00.5z', arrived)).toEqual(new Date('2026-01-02T10:00:00.500Z'));
   });
 
   it('answers 200 with the twin when a concurrent request with the number committed first', async () => {

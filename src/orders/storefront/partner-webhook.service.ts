@@ -9,6 +9,7 @@ import { EarlierOrder, OrderWriter, type StorefrontOutcome } from '../order-writ
 import { KeyChecks } from '../../access-keys/key-checks';
 import { RecentOrders } from './recent-orders';
 import { actorOf } from '../../common/context/actor';
+import { rfc3339DateTime } from '../../common/validation/date-time';
 
 export interface WebhookOutcome {
   status: 200 | 201;
@@ -18,13 +19,13 @@ export interface WebhookOutcome {
 // A write that finds an unmatched line the matcher then cannot find is retried this many times.
 const MAX_ATTEMPTS = 3;
 
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
-
-/** orderDate when it is a valid ISO 8601 time; otherwise the moment the webhook arrived (spec §2.4). */
+/**
+ * orderDate when it is a date-time read as the order list's updatedSince is (RFC 3339, with its
+ * offset: one without names no instant); otherwise the moment the webhook arrived (spec §2.4).
+ */
 export function orderedAt(orderDate: unknown, receivedAt: Date): Date {
-  if (typeof orderDate !== 'string' || !ISO_DATE.test(orderDate.trim())) return receivedAt;
-  const parsed = new Date(orderDate.trim());
-  return Number.isNaN(parsed.getTime()) ? receivedAt : parsed;
+  const text = rfc3339DateTime(typeof orderDate === 'string' ? orderDate.trim() : orderDate);
+  return text === null ? receivedAt : new Date(text);
 }
 
 /**
