@@ -5,7 +5,8 @@ import { LoginThrottle } from './login-throttle.service';
 import { PasswordHasher } from './password-hasher';
 import { IssuedSession, SessionsService } from './sessions.service';
 import { UserPrincipal, type MembershipRow } from './user-principal';
-import { normalizeEmail, UsersService } from './users.service';
+import { normalizeEmail } from '../common/validation/email';
+import { UsersService } from './users.service';
 
 export interface LoginResult {
   session: IssuedSession;

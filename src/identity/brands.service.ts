@@ -5,7 +5,7 @@ import { ErrorText } from '../common/errors/error-texts';
 import { isUniqueViolation } from '../common/errors/pg-errors';
 import { BrandsRepository } from './brands.repository';
 import type { BrandEntity } from './entities/brand.entity';
-import { normalizeEmail } from './users.service';
+import { normalizeEmail } from '../common/validation/email';
 
 export interface BrandView {
   id: number;

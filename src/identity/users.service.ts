@@ -6,6 +6,7 @@ import { Transactions } from '../database/transactions';
 import type { UserEntity } from './entities/user.entity';
 import { PasswordHasher } from './password-hasher';
 import { UsersRepository } from './users.repository';
+import { normalizeEmail } from '../common/validation/email';
 
 export interface UserView {
   id: number;
@@ -14,8 +15,6 @@ export interface UserView {
   active: boolean;
   createdAt: string;
 }
-
-export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
 export const toUserView = (user: UserEntity): UserView => ({
   id: user.id,

@@ -10,6 +10,7 @@ import type { Prepared } from '../database/prepared';
 import { newOrderHash } from './order-identity';
 import type { NewOrder, OrderFacts } from './new-order';
 import { normalizePhone, parseFullName } from './recipient-parsing';
+import { normalizeEmail } from '../common/validation/email';
 
 /*
  * The statements that write orders, and the parameters they take by name: the order's own values
@@ -299,7 +300,7 @@ export function orderValues(order: OrderFacts): Record<OrderField, unknown> {
     recipientPatronymic: name.patronymic,
     recipientPhone: order.recipient.phone,
     recipientPhoneNormalized: normalizePhone(order.recipient.phone),
-    recipientEmail: order.recipient.email?.trim().toLowerCase() ?? null,
+    recipientEmail: order.recipient.email ? normalizeEmail(order.recipient.email) : null,
     deliveryCity: order.delivery?.city ?? '',
     deliveryCityCode: order.delivery?.cityCode ?? null,
     deliveryPvzCode: order.delivery?.pvzCode ?? null,

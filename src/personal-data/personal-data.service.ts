@@ -11,6 +11,7 @@ import { SecurityJournal } from '../security-journal/security-journal.service';
 import type { ErasureDto, ExportQueryDto } from './dto/personal-data.dto';
 import type { ErasureResponse, PersonalDataExportResponse } from './dto/personal-data.responses';
 import { FINAL_STATUSES, PersonalDataRepository, type BuyerMatch } from './personal-data.repository';
+import { normalizeEmail } from '../common/validation/email';
 
 /** Which buyer a call names; exactly one field, else 400. */
 function buyerOf(input: { phone?: string; email?: string; orderId?: number }, fields: string[]): BuyerMatch {
@@ -21,7 +22,7 @@ function buyerOf(input: { phone?: string; email?: string; orderId?: number }, fi
     return { by: 'phone', asSent, normalized: normalizePhone(asSent) };
   }
   // Stored lowercased by JavaScript (order-statements.ts); PostgreSQL's lower() under the C collation folds ASCII only.
-  if (input.email !== undefined) return { by: 'email', email: input.email.trim().toLowerCase() };
+  if (input.email !== undefined) return { by: 'email', email: normalizeEmail(input.email) };
   return { by: 'orderId', orderId: input.orderId! };
 }
 
