@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { systemContext } from '../common/context/request-context';
+import { IntervalTask } from '../common/runtime/interval-task';
 import type { Environment } from '../config/environment';
 import { Transactions } from '../database/transactions';
 import { Outbox } from '../outbox/outbox';
@@ -18,7 +19,7 @@ const SYSTEM = systemContext('key-expiry-reminders');
 @Injectable()
 export class KeyExpiryReminders implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('KeyExpiryReminders');
-  private timer?: NodeJS.Timeout;
+  private task?: IntervalTask;
 
   constructor(
     private readonly keys: IntegrationKeysRepository,
@@ -30,12 +31,12 @@ export class KeyExpiryReminders implements OnApplicationBootstrap, OnApplication
 
   onApplicationBootstrap(): void {
     const everyMs = this.config.get('KEY_EXPIRY_CHECK_SECONDS', { infer: true }) * 1000;
-    this.timer = setInterval(() => void this.runOnce(), everyMs);
-    this.timer.unref();
+    this.task = new IntervalTask({ everyMs, run: () => this.runOnce() });
+    this.task.start();
   }
 
-  onApplicationShutdown(): void {
-    if (this.timer) clearInterval(this.timer);
+  async onApplicationShutdown(): Promise<void> {
+    await this.task?.stop();
   }
 
   /** One check; the number of reminders it sent. */

@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { systemContext } from '../common/context/request-context';
+import { IntervalTask } from '../common/runtime/interval-task';
 import type { Environment } from '../config/environment';
 import { Transactions } from '../database/transactions';
 import { SecurityJournal } from '../security-journal/security-journal.service';
@@ -19,10 +20,7 @@ const BATCH = 100;
 @Injectable()
 export class RetentionSweep implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('PersonalDataRetention');
-  private timer?: NodeJS.Timeout;
-  private first?: NodeJS.Timeout;
-  private current: Promise<unknown> = Promise.resolve();
-  private stopped = false;
+  private task?: IntervalTask<number>;
 
   constructor(
     private readonly data: PersonalDataRepository,
@@ -34,31 +32,29 @@ export class RetentionSweep implements OnApplicationBootstrap, OnApplicationShut
 
   onApplicationBootstrap(): void {
     const everyMs = this.config.get('PERSONAL_DATA_CHECK_SECONDS', { infer: true }) * 1000;
-    this.timer = setInterval(() => void this.runOnce(), everyMs);
-    this.timer.unref();
-    // Also soon after start, at a random moment, so instances restarted more often than the period still sweep.
-    this.first = setTimeout(() => void this.runOnce(), Math.min(everyMs, 5_000 + Math.random() * 55_000));
-    this.first.unref();
+    this.task = new IntervalTask({
+      everyMs,
+      // Also soon after start, at a random moment, so instances restarted more often than the period still sweep.
+      firstAfterMs: Math.min(everyMs, 5_000 + Math.random() * 55_000),
+      run: () => this.sweep(),
+    });
+    this.task.start();
   }
 
-  onApplicationShutdown(): void {
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    if (this.first) clearTimeout(this.first);
+  async onApplicationShutdown(): Promise<void> {
+    await this.task?.stop();
   }
 
   /**
    * One sweep, after the one under way if any (a caller asking for a sweep gets one that starts
    * after its request); the number of orders it anonymised.
    */
-  runOnce(): Promise<number> {
-    const next = this.current.then(() => this.sweep());
-    this.current = next.catch(() => 0);
-    return next;
+  async runOnce(): Promise<number> {
+    return (await (this.task ? this.task.runNow() : this.sweep())) ?? 0;
   }
 
   private async sweep(): Promise<number> {
-    if (this.stopped) return 0;
+    if (this.task?.stopped) return 0;
     let total = 0;
     try {
       for (;;) {
@@ -77,7 +73,7 @@ export class RetentionSweep implements OnApplicationBootstrap, OnApplicationShut
           return due.length;
         });
         total += done;
-        if (done < BATCH || this.stopped) return total;
+        if (done < BATCH || this.task?.stopped) return total;
       }
     } catch (error) {
       // The message only: a query error carries its parameters and the row it failed on.

@@ -1,0 +1,71 @@
+import { IntervalTask } from './interval-task';
+
+describe('IntervalTask', () => {
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
+  /** A run that ends when `finish` is called, counting starts and the most at once. */
+  function slowTask() {
+    const state = { starts: 0, running: 0, most: 0, finish: [] as Array<() => void> };
+    const run = () =>
+      new Promise<void>((resolve) => {
+        state.starts++;
+        state.running++;
+        state.most = Math.max(state.most, state.running);
+        state.finish.push(() => {
+          state.running--;
+          resolve();
+        });
+      });
+    return { state, run };
+  }
+
+  it('runs first after firstAfterMs, then everyMs after each run ends, never two at once', async () => {
+    const { state, run } = slowTask();
+    const task = new IntervalTask({ everyMs: 1000, firstAfterMs: 100, run });
+    task.start();
+    await jest.advanceTimersByTimeAsync(99);
+    expect(state.starts).toBe(0);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(state.starts).toBe(1);
+    // A run that takes long delays the next rather than overlapping it.
+    await jest.advanceTimersByTimeAsync(5000);
+    expect(state.starts).toBe(1);
+    void task.runNow();
+    state.finish.shift()!();
+    await jest.advanceTimersByTimeAsync(0);
+    expect(state.starts).toBe(2);
+    state.finish.shift()!();
+    await jest.advanceTimersByTimeAsync(1000);
+    expect(state.starts).toBe(3);
+    expect(state.most).toBe(1);
+    state.finish.shift()!();
+    await task.stop();
+  });
+
+  it('goes on after a run fails', async () => {
+    let runs = 0;
+    const task = new IntervalTask({ everyMs: 10, run: () => Promise.reject(new Error(`failure ${++runs}`)) });
+    task.start();
+    await jest.advanceTimersByTimeAsync(35);
+    expect(runs).toBe(3);
+    await task.stop();
+  });
+
+  it('stop() waits for the run under way and starts none after it', async () => {
+    const { state, run } = slowTask();
+    const task = new IntervalTask({ everyMs: 10, run });
+    task.start();
+    await jest.advanceTimersByTimeAsync(10);
+    let stopped = false;
+    const stopping = task.stop().then(() => (stopped = true));
+    expect(task.stopped).toBe(true);
+    await jest.advanceTimersByTimeAsync(0);
+    expect(stopped).toBe(false);
+    state.finish.shift()!();
+    await stopping;
+    await jest.advanceTimersByTimeAsync(100);
+    await task.runNow();
+    expect(state.starts).toBe(1);
+  });
+});

@@ -1,0 +1,55 @@
+/** What a periodic task runs and when. */
+export interface IntervalTaskOptions<T> {
+  /** The pause between the end of one run and the start of the next. */
+  everyMs: number;
+  /** The first run's delay after start (default: everyMs). */
+  firstAfterMs?: number;
+  /** One run; a failure is the task's own to report (it is caught, and the task goes on). */
+  run: () => Promise<T>;
+}
+
+/**
+ * A task run every so often by one instance, for the workers that poll the database: runs never
+ * overlap (each next one is scheduled when the last has ended, and one asked for meanwhile waits
+ * its turn), and stop() lets the run under way end and starts none after it. Safe with several
+ * instances exactly as the task itself is: this only says when it runs here. The timers hold no
+ * process open.
+ */
+export class IntervalTask<T = unknown> {
+  private timer?: NodeJS.Timeout;
+  private current: Promise<unknown> = Promise.resolve();
+  private stopping = false;
+
+  constructor(private readonly options: IntervalTaskOptions<T>) {}
+
+  start(): void {
+    this.schedule(this.options.firstAfterMs ?? this.options.everyMs);
+  }
+
+  /** True once stop() was called: a long run may end early. */
+  get stopped(): boolean {
+    return this.stopping;
+  }
+
+  /** A run now, after the one under way if any: its result, or undefined once stopped or when it failed. */
+  runNow(): Promise<T | undefined> {
+    const next = this.current.then(() => (this.stopping ? undefined : this.options.run().catch(() => undefined)));
+    this.current = next;
+    return next;
+  }
+
+  /** No run after the one under way, which is waited for. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    clearTimeout(this.timer);
+    await this.current;
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopping) return;
+    this.timer = setTimeout(() => {
+      void this.runNow().then(() => this.schedule(this.options.everyMs));
+    }, delayMs);
+    this.timer.unref();
+  }
+}
