@@ -80,7 +80,7 @@ export class AppModule {
         // The guard chain, in this order: who is calling, within their rate, in which brand, may they,
         // and does a route that takes no body get none.
         { provide: APP_GUARD, useClass: AuthenticationGuard },
-        { provide: APP_GUARD, useClass: RateLimitGuard },
+        { provide: APP_GUARD, useExisting: RateLimitGuard },
         { provide: APP_GUARD, useClass: BrandContextGuard },
         { provide: APP_GUARD, useClass: PermissionGuard },
         { provide: APP_GUARD, useClass: UnreadBodyGuard },

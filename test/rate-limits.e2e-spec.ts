@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
-import { Fixtures, issueKey, siteWithKey } from './support/fixtures';
+import { Fixtures, issueKey, journal, siteWithKey, type IssuedKey } from './support/fixtures';
 import { closeSuite, openSuite } from './support/suite';
 import { type TestDatabase } from './support/test-database';
 import { bearer, startTestApp, type TestApp } from './support/test-app';
@@ -81,6 +81,54 @@ describe('rate limits per key', () => {
     const refused = await request(t.http).get('/orders/admin/all?limit=1').set(key.headers).expect(401);
     expect(refused.body.error).toBe('Unauthorized');
     expect(refused.headers['retry-after']).toBeUndefined();
+  });
+
+  const pinnedElsewhere = async (): Promise<IssuedKey> => {
+    const issued = await request(t.http)
+      .post(`/admin/brands/${brand}/integration-keys`)
+      .set(bearer(fx.admin))
+      .send({ name: 'pinned', permissions: ['orders.read', 'products.read'], allowedIps: ['10.0.0.0/8'] })
+      .expect(201);
+    return { id: issued.body.id, key: issued.body.key, headers: { Authorization: `Bearer ${issued.body.key}` } };
+  };
+  const refusalsOf = async (key: IssuedKey) =>
+    (await journal(fx)).filter((e) => e.type === 'ip_not_allowed' && e.details.keyId === key.id) as Array<
+      Awaited<ReturnType<typeof journal>>[number] & { count: number }
+    >;
+
+  it('a key used from an address it is not allowed at is limited too: 403 within its limit, then 429', async () => {
+    const key = await pinnedElsewhere();
+    for (const path of ['/orders/admin/all?limit=1', '/catalog/products']) {
+      const responses = await burst(t.http, path, key.headers, 15);
+      const statuses = responses.map((r) => r.status).sort();
+      expect(statuses).toEqual([...Array(10).fill(403), ...Array(5).fill(429)]);
+      expect(responses.find((r) => r.status === 429)?.body.error).toBe('Too many requests');
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+    }
+    // One entry per minute for the repeated refusal, counting each 403 (a burst may straddle a minute).
+    const entries = await refusalsOf(key);
+    expect(entries.length).toBeLessThanOrEqual(2);
+    expect(entries.reduce((sum, e) => sum + e.count, 0)).toBe(20);
+    expect(entries[0]).toMatchObject({ ip: expect.any(String), details: { keyId: key.id, name: 'pinned' } });
+  });
+
+  it("two instances refusing one key's address at once count it on one journal entry, exactly", async () => {
+    const second = await startTestApp({ databaseUrl: db.url, env: LIMITS });
+    try {
+      const key = await pinnedElsewhere();
+      const responses = (
+        await Promise.all([
+          burst(t.http, '/orders/admin/all?limit=1', key.headers, 8),
+          burst(second.http, '/orders/admin/all?limit=1', key.headers, 8),
+        ])
+      ).flat();
+      expect(responses.every((r) => r.status === 403)).toBe(true);
+      const entries = await refusalsOf(key);
+      expect(entries.length).toBeLessThanOrEqual(2);
+      expect(entries.reduce((sum, e) => sum + e.count, 0)).toBe(16);
+    } finally {
+      await second.close();
+    }
   });
 
   it('site keys are limited the same way', async () => {

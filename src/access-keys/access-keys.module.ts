@@ -11,10 +11,17 @@ import { KeyExpiryReminders } from './key-expiry-reminders';
 import { KeyChecks } from './key-checks';
 import { IntegrationKeyOwners } from './integration-key-owners';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
+import { RateLimitModule } from '../common/rate-limit/rate-limit.module';
 
 /** Integration keys: issue, list, revoke; and the `csh_at_` credential of the guard chain. */
 @Module({
-  imports: [IdempotencyModule, OutboxModule, SecurityJournalModule, TypeOrmModule.forFeature([IntegrationKeyEntity])],
+  imports: [
+    IdempotencyModule,
+    OutboxModule,
+    RateLimitModule,
+    SecurityJournalModule,
+    TypeOrmModule.forFeature([IntegrationKeyEntity]),
+  ],
   controllers: [IntegrationKeysController],
   providers: [
     IntegrationKeysRepository,

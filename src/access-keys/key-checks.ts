@@ -6,6 +6,7 @@ import type { RequestContext } from '../common/context/request-context';
 import { AppError } from '../common/errors/app-error';
 import { ErrorText } from '../common/errors/error-texts';
 import { headerOf } from '../common/http/header-of';
+import { RateLimitGuard } from '../common/rate-limit/rate-limit.guard';
 import { BoundedMap } from '../common/runtime/bounded-map';
 import { SecurityJournal } from '../security-journal/security-journal.service';
 import { isAllowed } from './address-allowlist';
@@ -35,12 +36,16 @@ export class KeyChecks {
   constructor(
     private readonly keys: IntegrationKeysService,
     private readonly journal: SecurityJournal,
+    private readonly rateLimit: RateLimitGuard,
   ) {}
 
-  /** The guard's check: one query. */
-  async check(token: string, request: HttpRequest): Promise<IntegrationKeyPrincipal> {
+  /**
+   * The guard's check: one query. `counted`: the rate limit has counted this request already
+   * (a deferred check settled alone runs after the guards).
+   */
+  async check(token: string, request: HttpRequest, counted = false): Promise<IntegrationKeyPrincipal> {
     const ctx = contextOf(request);
-    return this.remember(await this.admit(ctx, await this.keys.verify(token, ctx.ip)));
+    return this.remember(await this.admit(ctx, await this.keys.verify(token, ctx.ip), counted ? null : request));
   }
 
   /**
@@ -64,7 +69,7 @@ export class KeyChecks {
       permission,
       settleAlone: async () => {
         if (!this.pending.delete(ctx)) return;
-        ctx.principal = await this.check(token, request);
+        ctx.principal = await this.check(token, request, true);
       },
     });
     return known;
@@ -100,24 +105,34 @@ export class KeyChecks {
     if (!pending) throw new Error('settle: this request has no pending key check');
     this.pending.delete(ctx);
     const row = outcome.row && verifiedKeyRowOf(outcome.row);
-    ctx.principal = this.remember(await this.admit(ctx, this.keys.principalOf(row, pending.fingerprint, ctx.ip)));
+    ctx.principal = this.remember(await this.admit(ctx, this.keys.principalOf(row, pending.fingerprint, ctx.ip), null));
     return { acted: outcome.acted };
   }
 
-  /** A found key from an allowed address, or the 401 / journaled 403. */
+  /**
+   * A found key from an allowed address, or the 401 / journaled 403. `uncounted`: the request,
+   * when the rate limit has not counted it yet; a refusal by address is counted first, so past
+   * the key's limit it is a 429 like any other request and writes no journal entry.
+   */
   private async admit(
     ctx: RequestContext,
     principal: IntegrationKeyPrincipal | null,
+    uncounted: HttpRequest | null,
   ): Promise<IntegrationKeyPrincipal> {
     if (!principal) throw AppError.unauthorized();
     // Before any permission: a key pinned to addresses works from those only (contract §12).
     if (principal.allowedIps && !isAllowed(principal.allowedIps, ctx.ip)) {
       ctx.principal = principal;
-      await this.journal.record(ctx, {
-        type: 'ip_not_allowed',
-        brandId: principal.boundBrandId,
-        details: { keyId: principal.id, name: principal.name, ip: ctx.ip },
-      });
+      if (uncounted) await this.rateLimit.countBeforeRefusal(uncounted);
+      await this.journal.recordRepeated(
+        ctx,
+        {
+          type: 'ip_not_allowed',
+          brandId: principal.boundBrandId,
+          details: { keyId: principal.id, name: principal.name, ip: ctx.ip },
+        },
+        `${principal.id}:${ctx.ip}`,
+      );
       throw AppError.forbidden(ErrorText.addressNotAllowed);
     }
     return principal;

@@ -8,6 +8,10 @@ import { IntegrationKeyEntity } from '../access-keys/integration-key.entity';
 @Entity('request_failures')
 @Index('ix_request_failures_key_at', ['keyId', 'at', 'id'])
 @Index('ix_request_failures_at', ['at'])
+@Index('ux_request_failures_fold', ['keyId', 'foldMinute', 'foldSlot'], {
+  unique: true,
+  where: '"fold_minute" IS NOT NULL',
+})
 export class RequestFailureEntity {
   @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'BY DEFAULT' })
   id: string;
@@ -49,4 +53,18 @@ export class RequestFailureEntity {
 
   @Column({ type: 'varchar', length: 64 })
   ip: string;
+
+  /** How many answers this row stands for: more than 1 only for 429s past the few of a minute kept in full. */
+  @Column({ type: 'integer', default: 1 })
+  count: number;
+
+  /**
+   * For a 429: the minute it was answered in and its place among the key's 429s of that minute
+   * (the last place holds all the rest). Unique with the key, so every instance adds to one row.
+   */
+  @Column({ name: 'fold_minute', type: 'timestamptz', nullable: true })
+  foldMinute: Date | null;
+
+  @Column({ name: 'fold_slot', type: 'smallint', nullable: true })
+  foldSlot: number | null;
 }

@@ -4,6 +4,7 @@ import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 @Index('ix_security_journal_brand', ['brandId', 'at', 'id'])
 @Index('ix_security_journal_target_brand', ['targetBrandId', 'at', 'id'])
 @Index('ix_security_journal_at', ['at', 'id'])
+@Index('ux_security_journal_repeat', ['repeatOf', 'repeatMinute'], { unique: true, where: '"repeat_of" IS NOT NULL' })
 export class JournalEntryEntity {
   @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'BY DEFAULT' })
   id: string;
@@ -37,4 +38,16 @@ export class JournalEntryEntity {
 
   @Column({ type: 'jsonb', default: () => "'{}'" })
   details: Record<string, unknown>;
+
+  /** How many refusals this entry stands for: 1, or more for one repeated within its minute. */
+  @Column({ type: 'integer', default: 1 })
+  count: number;
+
+  /** What makes a repeated refusal the same one (its type, key and address); null for every other entry. */
+  @Column({ name: 'repeat_of', type: 'varchar', length: 160, nullable: true })
+  repeatOf: string | null;
+
+  /** The minute a repeated refusal is counted in, with repeat_of the key every instance merges on. */
+  @Column({ name: 'repeat_minute', type: 'timestamptz', nullable: true })
+  repeatMinute: Date | null;
 }

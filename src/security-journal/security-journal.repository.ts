@@ -41,6 +41,33 @@ export class SecurityJournalRepository {
   }
 
   /**
+   * A refusal that may repeat: the first of its minute is a new entry, each further one adds to
+   * that entry's count. The merge is the unique index's (repeat_of, repeat_minute), so refusals
+   * counted by several instances at once end on one entry with the exact count.
+   */
+  async insertRepeated(entry: JournalRow, repeatOf: string): Promise<void> {
+    await this.db.query(
+      `INSERT INTO security_journal
+              (type, brand_id, target_brand_id, actor_kind, actor_id, method, path, ip, details, repeat_of, repeat_minute)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, date_trunc('minute', now()))
+       ON CONFLICT (repeat_of, repeat_minute) WHERE repeat_of IS NOT NULL
+       DO UPDATE SET count = security_journal.count + 1`,
+      [
+        entry.type,
+        entry.brandId,
+        entry.targetBrandId,
+        entry.actorKind,
+        entry.actorId,
+        entry.method,
+        entry.path,
+        entry.ip,
+        JSON.stringify(entry.details),
+        repeatOf.slice(0, 160),
+      ],
+    );
+  }
+
+  /**
    * Newest first by time, then id; of one brand (as actor's brand or target) when `brandId` is
    * given; after the entry `beforeId` by the same order when given.
    */

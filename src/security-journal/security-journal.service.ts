@@ -45,6 +45,7 @@ export interface JournalEntryView {
   path: string | null;
   ip: string | null;
   details: Record<string, unknown>;
+  count: number;
 }
 
 export interface JournalQuery {
@@ -64,6 +65,15 @@ export class SecurityJournal {
    */
   async record(ctx: RequestContext, event: JournalEvent): Promise<void> {
     await this.entries.insert(toRow(ctx, event));
+  }
+
+  /**
+   * As `record`, for a refusal a sender can repeat at its own rate: the same refusal (`sameAs`
+   * names what makes it the same, e.g. its key and address) within one minute is one entry
+   * with a count, so the journal grows with minutes, not with the sender's requests.
+   */
+  async recordRepeated(ctx: RequestContext, event: JournalEvent, sameAs: string): Promise<void> {
+    await this.entries.insertRepeated(toRow(ctx, event), `${event.type}:${sameAs}`);
   }
 
   /** Writes inside the caller's transaction, for entries that must stand or fall with the change. */
@@ -107,6 +117,7 @@ function toView(entry: JournalEntryEntity): JournalEntryView {
     path: entry.path,
     ip: entry.ip,
     details: entry.details,
+    count: entry.count,
   };
   if (entry.targetBrandId !== null) view.targetBrandId = entry.targetBrandId;
   return view;

@@ -1,4 +1,5 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import {
   InjectThrottlerOptions,
   InjectThrottlerStorage,
@@ -9,6 +10,7 @@ import {
 import { AppError } from '../errors/app-error';
 import { ErrorText } from '../errors/error-texts';
 import { requestOf } from '../context/context-of';
+import type { HttpRequest } from '../context/http-types';
 import { FixedWindowStorage, type WindowCount } from './fixed-window-storage';
 import { RateLimitRefusals } from './rate-limit-refusals';
 
@@ -65,6 +67,15 @@ export class RateLimitGuard implements CanActivate {
     for (const window of this.windows)
       this.admit(this.storage.count(`${tracker}:${window.name}`, window.ttl, window.limit));
     return true;
+  }
+
+  /**
+   * For a refusal decided before this guard runs (a key used from an address it is not allowed
+   * at): the request counts against its key's limit like any other, and past the limit it is
+   * refused with 429 here, so a sender repeating it grows nothing faster than its rate allows.
+   */
+  async countBeforeRefusal(request: HttpRequest): Promise<void> {
+    await this.canActivate(new ExecutionContextHost([request]));
   }
 
   /** Redis: one round trip per window. */

@@ -5,6 +5,7 @@ import { ThrottlerModule } from '@nestjs/throttler';
 import type { Environment } from '../../config/environment';
 import { contextOf, requestOf } from '../context/context-of';
 import { FixedWindowStorage } from './fixed-window-storage';
+import { RateLimitGuard } from './rate-limit.guard';
 import { RateLimitRefusals } from './rate-limit-refusals';
 
 const LIMITED_KINDS = new Set(['integration_key', 'site_key']);
@@ -42,7 +43,8 @@ const LIMITED_KINDS = new Set(['integration_key', 'site_key']);
       },
     }),
   ],
-  providers: [RateLimitRefusals],
-  exports: [RateLimitRefusals],
+  // The guard is also a provider: a refusal decided before it runs (an address not allowed) counts through it.
+  providers: [RateLimitRefusals, RateLimitGuard],
+  exports: [RateLimitRefusals, RateLimitGuard],
 })
 export class RateLimitModule {}

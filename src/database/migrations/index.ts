@@ -27,6 +27,7 @@ import { DomainEventSubjectType1763772200000 } from './1763772200000-domain-even
 import { StockEventStorage1763772300000 } from './1763772300000-stock-event-storage';
 import { OrderPathCheckDomains1763772400000 } from './1763772400000-order-path-check-domains';
 import { OrderCountInStatement1763772500000 } from './1763772500000-order-count-in-statement';
+import { RepeatsCounted1763772600000 } from './1763772600000-repeats-counted';
 
 /** Every migration, in order. A new migration is added here as well as in its own file. */
 export const migrations = [
@@ -59,4 +60,5 @@ export const migrations = [
   StockEventStorage1763772300000,
   OrderPathCheckDomains1763772400000,
   OrderCountInStatement1763772500000,
+  RepeatsCounted1763772600000,
 ];

@@ -17,6 +17,12 @@ export class JournalEntryResponse {
   @ApiProperty({ type: String, nullable: true }) ip: string | null;
   @ApiProperty({ type: 'object', additionalProperties: true, description: 'Never a key or a secret' })
   details: Record<string, unknown>;
+  @ApiProperty({
+    minimum: 1,
+    description:
+      'How many refusals the entry stands for: 1, or more when one key repeated the same refusal from one address within the minute of `at`',
+  })
+  count: number;
 }
 
 export class JournalListResponse {
