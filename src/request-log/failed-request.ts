@@ -11,4 +11,9 @@ export interface FailedRequest {
   idempotencyKey: string | null;
   durationMs: number;
   ip: string;
+  /** How many answers alike it stands for (RequestRecorder folds a key's 429s past a few a minute). */
+  count: number;
+  /** A 429's minute and place among its key's 429s of that minute (request_failures.fold_minute, fold_slot). */
+  foldMinute: Date | null;
+  foldSlot: number | null;
 }

@@ -16,6 +16,7 @@ export interface FailureRow {
   idempotency_key: string | null;
   duration_ms: number;
   ip: string;
+  count: number;
 }
 
 export interface ErrorGroupRow {
@@ -34,6 +35,32 @@ export function refusedForItsContent(error: unknown): boolean {
   return typeof code === 'string' && (code.startsWith('22') || code.startsWith('23'));
 }
 
+/**
+ * One row per fold key (a 429's key, minute and place): one statement must not upsert a row
+ * twice, and a flush that could not write puts its rows back before those queued since, which
+ * may name the same place.
+ */
+function mergedByFold(failures: readonly FailedRequest[]): readonly FailedRequest[] {
+  if (!failures.some((f) => f.foldMinute !== null)) return failures;
+  const merged: FailedRequest[] = [];
+  const byFold = new Map<string, FailedRequest>();
+  for (const f of failures) {
+    if (f.foldMinute === null) {
+      merged.push(f);
+      continue;
+    }
+    const fold = `${f.keyId}:${f.foldMinute.getTime()}:${f.foldSlot}`;
+    const first = byFold.get(fold);
+    if (first) first.count += f.count;
+    else {
+      const copy = { ...f };
+      byFold.set(fold, copy);
+      merged.push(copy);
+    }
+  }
+  return merged;
+}
+
 // Whichever instance takes it prunes; the others skip that round.
 export const PRUNE_LOCK_KEY = 1_877_126_031;
 
@@ -47,7 +74,8 @@ export class RequestLogRepository {
    * written or neither is. Counts arrive in one fixed order (RequestTally.take), so instances
    * adding to the same rows at once lock them in the same order.
    */
-  async write(counts: readonly TallyRow[], failures: readonly FailedRequest[]): Promise<void> {
+  async write(counts: readonly TallyRow[], someFailures: readonly FailedRequest[]): Promise<void> {
+    const failures = mergedByFold(someFailures);
     await this.db.query(
       `WITH counted AS (
          INSERT INTO request_counts (key_id, minute, method, route, status, count)
@@ -58,10 +86,13 @@ export class RequestLogRepository {
          DO UPDATE SET count = request_counts.count + EXCLUDED.count
          RETURNING 1
        ), failed AS (
-         INSERT INTO request_failures
-                (key_id, at, method, route, path, status, error, request_id, idempotency_key, duration_ms, ip)
+         INSERT INTO request_failures (key_id, at, method, route, path, status, error, request_id,
+                                       idempotency_key, duration_ms, ip, count, fold_minute, fold_slot)
          SELECT * FROM unnest($6::int[], $7::timestamptz[], $8::text[], $9::text[], $10::text[], $11::int[],
-                              $12::text[], $13::text[], $14::text[], $15::real[], $16::text[])
+                              $12::text[], $13::text[], $14::text[], $15::real[], $16::text[], $17::int[],
+                              $18::timestamptz[], $19::int[])
+         ON CONFLICT (key_id, fold_minute, fold_slot) WHERE fold_minute IS NOT NULL
+         DO UPDATE SET count = request_failures.count + EXCLUDED.count
          RETURNING 1
        )
        SELECT (SELECT count(*) FROM counted) AS counted, (SELECT count(*) FROM failed) AS failed`,
@@ -82,13 +113,16 @@ export class RequestLogRepository {
         failures.map((f) => f.idempotencyKey),
         failures.map((f) => f.durationMs),
         failures.map((f) => f.ip),
+        failures.map((f) => f.count),
+        failures.map((f) => f.foldMinute),
+        failures.map((f) => f.foldSlot),
       ],
     );
   }
 
   /** A key's failures, newest first, after the failure `beforeId` when given. */
   failures(keyId: number, limit: number, beforeId: number | undefined): Promise<FailureRow[]> {
-    const columns = `id, at, method, route, path, status, error, request_id, idempotency_key, duration_ms, ip`;
+    const columns = `id, at, method, route, path, status, error, request_id, idempotency_key, duration_ms, ip, count`;
     if (beforeId === undefined) {
       return this.db.query(
         `SELECT ${columns} FROM request_failures WHERE key_id = $1 ORDER BY at DESC, id DESC LIMIT $2`,
@@ -117,9 +151,9 @@ export class RequestLogRepository {
   /** A key's failures of the last 24 hours grouped by status and text, most frequent first. */
   topErrors(keyId: number, limit: number): Promise<ErrorGroupRow[]> {
     return this.db.query(
-      `SELECT status, error, count(*)::int AS count, max(at) AS last_at FROM request_failures
+      `SELECT status, error, sum(count)::int AS count, max(at) AS last_at FROM request_failures
         WHERE key_id = $1 AND at > now() - interval '24 hours'
-        GROUP BY status, error ORDER BY count(*) DESC, max(at) DESC, status, error LIMIT $2`,
+        GROUP BY status, error ORDER BY sum(count) DESC, max(at) DESC, status, error LIMIT $2`,
       [keyId, limit],
     );
   }

@@ -57,5 +57,6 @@ function toResponse(r: FailureRow): KeyRequestResponse {
     idempotencyKey: r.idempotency_key,
     durationMs: r.duration_ms,
     ip: r.ip,
+    count: r.count,
   };
 }

@@ -7,7 +7,7 @@ import type { RequestOutcome, RequestOutcomeListener, RequestOutcomes } from '..
 import type { Environment } from '../config/environment';
 import type { FailedRequest } from './failed-request';
 import type { RequestLogRepository } from './request-log.repository';
-import { RequestRecorder } from './request-recorder';
+import { KEPT_429_PER_MINUTE, RequestRecorder } from './request-recorder';
 import { RequestTally, type TallyRow } from './request-tally';
 
 const KEY = `csh_at_${'a'.repeat(64)}`;
@@ -125,13 +125,63 @@ describe('RequestRecorder', () => {
         idempotencyKey: null,
         durationMs: 1.23,
         ip: '10.0.0.9',
+        count: 1,
+        foldMinute: expect.any(Date),
+        foldSlot: 0,
       },
-      expect.objectContaining({ keyId: 2, route: null, status: 404 }),
+      expect.objectContaining({ keyId: 2, route: null, status: 404, count: 1, foldMinute: null, foldSlot: null }),
     ]);
 
     // What was written is gone from memory: a second flush writes nothing.
     await subject.flush();
     expect(write).toHaveBeenCalledTimes(1);
+  });
+
+  it("keeps a few of a key's 429s a minute in full and the rest as one row's count, numbered on across flushes", async () => {
+    jest.useFakeTimers({ now: Date.UTC(2026, 0, 1, 10, 0, 30), doNotFake: ['nextTick', 'setImmediate'] });
+    try {
+      const { subject, hear, written } = recorder();
+      for (let i = 0; i < KEPT_429_PER_MINUTE + 2; i++) hear(outcome(429, key(1), { error: 'Too many requests' }));
+      await subject.flush();
+      for (let i = 0; i < 3; i++) hear(outcome(429, key(1), { error: 'Too many requests' }));
+      hear(outcome(429, key(2), { error: 'Too many requests' }));
+      await subject.flush();
+      jest.setSystemTime(Date.UTC(2026, 0, 1, 10, 1, 5));
+      hear(outcome(429, key(1), { error: 'Too many requests' }));
+      await subject.flush();
+
+      const minute = Date.UTC(2026, 0, 1, 10, 0);
+      const places = (i: number) =>
+        written[i].failures.map((f) => [f.keyId, f.foldMinute?.getTime(), f.foldSlot, f.count]);
+      expect(places(0)).toEqual([
+        ...Array.from({ length: KEPT_429_PER_MINUTE }, (_, slot) => [1, minute, slot, 1]),
+        [1, minute, KEPT_429_PER_MINUTE, 2],
+      ]);
+      expect(places(1)).toEqual([
+        [1, minute, KEPT_429_PER_MINUTE, 3],
+        [2, minute, 0, 1],
+      ]);
+      expect(places(2)).toEqual([[1, minute + 60_000, 0, 1]]);
+      // Every 429 is still counted as a request.
+      expect(written.flatMap((w) => w.counts).reduce((sum, c) => sum + c.count, 0)).toBe(KEPT_429_PER_MINUTE + 7);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it('keeps an error text with a NUL, and without the values the request sent', async () => {
+    const { subject, hear, written } = recorder();
+    hear(outcome(400, key(1), { error: 'items.0: product "a\u0000b" has no size "M"', path: '/x\u0000y' }));
+    hear(
+      outcome(400, key(1), {
+        error: 'types must list event types or prefixes such as order.*: "ivanova@example.com" is neither',
+      }),
+    );
+    await subject.flush();
+    expect(written[0].failures.map((f) => [f.error, f.path])).toEqual([
+      ['items.0: product "…" has no size "…"', '/x\uFFFDy'],
+      ['types must list event types or prefixes such as order.*: "…" is neither', '/orders/admin/7'],
+    ]);
   });
 
   it('leaves out sessions, site keys, webhooks, and keys refused with 401', async () => {

@@ -7,6 +7,7 @@ import { RequestOutcomes, type RequestOutcome } from '../common/http/request-out
 import { BoundedMap } from '../common/runtime/bounded-map';
 import type { Environment } from '../config/environment';
 import { withoutSecrets } from '../common/runtime/without-secrets';
+import { errorTextForLog } from '../common/errors/error-text-for-log';
 import type { FailedRequest } from './failed-request';
 import { RequestLogRepository, refusedForItsContent } from './request-log.repository';
 import { RequestTally, type TallyRow } from './request-tally';
@@ -24,6 +25,15 @@ const MAX_IDENTIFYING = 64;
 const MAX_UNKNOWN_KEYS = 4_096;
 const UNKNOWN_KEY_TTL_MS = 60_000;
 const BEARER_KEY = /^Bearer[ \t]+(csh_at_\S+)[ \t]*$/i;
+/** A key's 429s kept in full each minute (contract §15: "a few"); the rest of the minute's are one row's count. */
+export const KEPT_429_PER_MINUTE = 5;
+const MINUTE_MS = 60_000;
+// Keys whose 429s of this minute are being numbered; one forgotten early only starts its numbering over (merged anyway).
+const MAX_REFUSED_KEYS = 4_096;
+
+/** Text PostgreSQL takes: it refuses NUL in text, which would drop the whole entry. */
+const storable = (text: string) => text.replace(/\0/g, '\uFFFD');
+const loggable = (text: string, max: number) => withoutSecrets(storable(text), max);
 
 /**
  * The request log's writer (contract §15). Every request whose integration key was identified
@@ -43,6 +53,10 @@ export class RequestRecorder implements OnApplicationBootstrap, OnApplicationShu
   private readonly identifying = new Map<string, Promise<number | null>>();
   /** Fingerprint (hex) → until when it is taken for no good key. */
   private readonly unknownKeys = new BoundedMap<string, number>(MAX_UNKNOWN_KEYS);
+  /** Key id → the minute its 429s are numbered in and the next number. */
+  private readonly refusedThisMinute = new BoundedMap<number, { minute: number; next: number }>(MAX_REFUSED_KEYS);
+  /** Key id → its queued row that counts the rest of its 429s this minute, until a flush takes the queue. */
+  private readonly overflow = new Map<number, FailedRequest>();
   private readonly flushEveryMs: number;
   private timer?: NodeJS.Timeout;
   private flushes: Promise<void> = Promise.resolve();
@@ -113,25 +127,56 @@ export class RequestRecorder implements OnApplicationBootstrap, OnApplicationShu
   }
 
   private keep(keyId: number, outcome: RequestOutcome, route: string | null, path: string, at: number): void {
+    const fold = outcome.status === 429 ? this.foldOf(keyId, at) : null;
+    if (fold?.slot === KEPT_429_PER_MINUTE) {
+      const row = this.overflow.get(keyId);
+      if (row && row.foldMinute!.getTime() === fold.minute) {
+        row.count++;
+        return;
+      }
+    }
     if (this.failures.length >= MAX_WAITING_FAILURES) {
       this.dropped++;
       return;
     }
     const { request, context } = outcome;
     const idempotencyKey = headerOf(request, 'idempotency-key');
-    this.failures.push({
+    const row: FailedRequest = {
       keyId,
       at: new Date(at),
-      method: outcome.method.slice(0, 16),
-      route: route?.slice(0, 512) ?? null,
-      path: withoutSecrets(path, 2048),
+      method: storable(outcome.method.slice(0, 16)),
+      route: route === null ? null : storable(route.slice(0, 512)),
+      path: loggable(path, 2048),
       status: outcome.status,
-      error: outcome.error === null ? null : withoutSecrets(outcome.error, 1000),
-      requestId: withoutSecrets(context?.requestId ?? (typeof request.id === 'string' ? request.id : ''), 64),
-      idempotencyKey: idempotencyKey === undefined ? null : withoutSecrets(idempotencyKey, 255),
+      error: outcome.error === null ? null : loggable(errorTextForLog(outcome.error), 1000),
+      requestId: loggable(context?.requestId ?? (typeof request.id === 'string' ? request.id : ''), 64),
+      idempotencyKey: idempotencyKey === undefined ? null : loggable(idempotencyKey, 255),
       durationMs: Math.max(0, Math.round(outcome.durationMs * 100) / 100),
-      ip: (context?.ip ?? request.ip ?? '').slice(0, 64),
-    });
+      ip: storable((context?.ip ?? request.ip ?? '').slice(0, 64)),
+      count: 1,
+      foldMinute: fold === null ? null : new Date(fold.minute),
+      foldSlot: fold?.slot ?? null,
+    };
+    this.failures.push(row);
+    if (fold?.slot === KEPT_429_PER_MINUTE) this.overflow.set(keyId, row);
+  }
+
+  /**
+   * A 429's place among its key's 429s of its minute: the first KEPT_429_PER_MINUTE are kept in
+   * full, the last place holds the count of the rest. Places are unique with the key and minute
+   * in the table, so another instance's 429 in the same place adds to that row instead of adding
+   * one: however many instances refuse a key, a minute keeps at most KEPT_429_PER_MINUTE + 1 rows.
+   */
+  private foldOf(keyId: number, at: number): { minute: number; slot: number } {
+    const minute = at - (at % MINUTE_MS);
+    let numbering = this.refusedThisMinute.get(keyId);
+    if (numbering === undefined || numbering.minute !== minute) {
+      numbering = { minute, next: 0 };
+      this.refusedThisMinute.set(keyId, numbering);
+    }
+    const slot = Math.min(numbering.next, KEPT_429_PER_MINUTE);
+    numbering.next = slot + 1;
+    return { minute, slot };
   }
 
   /**
@@ -189,6 +234,7 @@ export class RequestRecorder implements OnApplicationBootstrap, OnApplicationShu
       let counts = this.tally.take();
       const waiting = this.failures;
       this.failures = [];
+      this.overflow.clear();
       for (let from = 0; from === 0 || from < waiting.length; from += FAILURES_PER_WRITE) {
         try {
           await this.repository.write(counts, waiting.slice(from, from + FAILURES_PER_WRITE));

@@ -13,12 +13,19 @@ export class KeyRequestResponse {
   @ApiProperty({ type: String, nullable: true }) idempotencyKey: string | null;
   @ApiProperty({ minimum: 0 }) durationMs: number;
   @ApiProperty() ip: string;
+  @ApiProperty({
+    minimum: 1,
+    description:
+      "How many answers the entry stands for: 1, or, for a key's 429s past the first few of a minute, all the rest of that minute's",
+  })
+  count: number;
 }
 
 export class KeyRequestListResponse {
   @ApiProperty({
     type: [KeyRequestResponse],
-    description: 'Newest first; every answer of 400 and above is listed, successful ones are not',
+    description:
+      'Newest first; every answer of 400 and above is listed (429s past a few a minute as one entry with their count), successful ones are not',
   })
   items: KeyRequestResponse[];
 }
