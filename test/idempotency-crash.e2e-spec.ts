@@ -234,11 +234,13 @@ describe('Idempotency-Key across crashes', () => {
       await stopService(service!, 'SIGKILL');
       await load;
       // Keys whose change committed while their answer did not: the moment this suite is about.
-      cutShort += (
-        await query<{ n: number }>(
-          `SELECT count(*)::int AS n FROM idempotency_keys WHERE response_status IS NULL AND cardinality(effects) > 0`,
-        )
-      )[0].n;
+      const settled = await query<{ key: string; answered: boolean }>(
+        `SELECT key, response_status IS NOT NULL AS answered FROM idempotency_keys
+          WHERE response_status IS NOT NULL OR cardinality(effects) > 0`,
+      );
+      cutShort += settled.filter((row) => !row.answered).length;
+      // What a retry answers as a replay: an answer stored, or a change committed that the retry finishes.
+      const replayable = new Set(settled.map((row) => row.key));
 
       await start();
       const after = new Map<string, Answer>();
@@ -256,6 +258,14 @@ describe('Idempotency-Key across crashes', () => {
         }),
       );
 
+      // The retry that finishes a change cut short answers as a replay (the change is the killed run's);
+      // one whose killed run committed nothing ran anew.
+      for (const op of ops.filter((o) => !before.has(o.key))) {
+        expect({ kind: op.kind, replayed: after.get(op.key)!.replayed }).toEqual({
+          kind: op.kind,
+          replayed: replayable.has(op.key),
+        });
+      }
       for (const op of ops) {
         const first = before.get(op.key) ?? after.get(op.key)!;
         expect({ kind: op.kind, status: first.status }).toEqual({ kind: op.kind, status: op.status });

@@ -76,19 +76,26 @@ export class IdempotencyInterceptor implements NestInterceptor {
     }
     const { claimId } = claim;
     const record = new IdempotencyRecord(this.keys, { scope, key, claimId }, claim.effects);
+    // A run taken over from one cut short after its change committed finishes that change: its
+    // answer is the earlier request's, replayed, like any later repeat's (contract §11).
+    const resumed = claim.effects.length > 0;
     try {
       const body: unknown = await withRequestCommits(record, () =>
         lastValueFrom(next.handle() as Observable<unknown>, { defaultValue: undefined }),
       );
       record.close();
       await this.keys.complete(scope, key, claimId, (response as { statusCode: number }).statusCode, body);
+      if (resumed) http.setHeader(response, 'Idempotent-Replayed', 'true');
       return body;
     } catch (error) {
       record.close();
       const { status, body } = describeError(error);
       // A 429 is a refusal before the work began (contract §11), wherever it was decided: a retry runs anew.
       if (status === 400 || status === 429 || status >= 500) await this.keys.release(scope, key, claimId);
-      else await this.keys.complete(scope, key, claimId, status, body);
+      else {
+        await this.keys.complete(scope, key, claimId, status, body);
+        if (resumed) http.setHeader(response, 'Idempotent-Replayed', 'true');
+      }
       throw error;
     }
   }
