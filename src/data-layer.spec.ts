@@ -35,9 +35,10 @@ const OWNERS: Record<string, string[]> = {
   memberships: ['identity'],
   sessions: ['identity'],
   login_failures: ['identity'],
-  integration_keys: ['access-keys'],
-  production_sites: ['production-sites'],
-  site_keys: ['production-sites'],
+  // personal-data reads which keys are a brand's, to find the stored answers an erasure empties.
+  integration_keys: ['access-keys', 'personal-data'],
+  production_sites: ['production-sites', 'personal-data'],
+  site_keys: ['production-sites', 'personal-data'],
   // The ledger's stock events name their product's articles; catalog uses the ledger, so the
   // ledger reads them itself rather than through a part of the catalog's (a cycle otherwise).
   products: ['catalog', 'stock-ledger'],

@@ -308,6 +308,72 @@ describe('buyers’ personal data', () => {
     );
   });
 
+  it('empties every stored answer that quotes the buyer: a keyed return’s note, a keyed cancellation’s waybill link', async () => {
+    const who = buyer();
+    const [surname, firstName] = who.fullName.split(' ');
+    const returnsKey = await issueKey(fx, brand, { permissions: ['returns.write', 'returns.read'] });
+    // A storefront order whose waybill link names the buyer, cancelled with a key: its stored answer is the order.
+    const waybillUrl = `https://carrier.example/waybill/${surname}-${firstName}?tel=${who.normalized.slice(1)}`;
+    const ordered = await request(t.http)
+      .post('/orders/integrations/partner/webhook')
+      .set({ ...storefront.headers, 'Idempotency-Key': `sf-${next()}` })
+      .send({
+        partnerOrderId: `PD-${next()}`,
+        recipient: { fullName: who.fullName, phone: who.phone, email: who.email },
+        waybillUrl,
+        items: [{ article: 'SF-PD-1', size: 'M', quantity: 1 }],
+      })
+      .expect(201);
+    const cancelKey = `cancel-${next()}`;
+    const cancelled = await cancel(ordered.body.order.id, cancelKey);
+    expect(cancelled.body.waybillUrl).toBe(waybillUrl);
+    // A completed order returned with a key, the note quoting the buyer.
+    const delivered = await shippedOrder(who);
+    await carrierEvent({ carrierOrderUuid: delivered.carrierOrderUuid, status: 'delivered' }).expect(200);
+    const line = ((await order(delivered.id)) as { items: Array<{ id: number }> }).items[0].id;
+    const returnKey = `return-${next()}`;
+    const returnBody = {
+      orderId: delivered.id,
+      externalReturnId: `RET-${next()}`,
+      reasonCode: 'wrong_size',
+      reasonNote: `${surname} ${firstName} asks to be called at ${who.phone} or ${who.email}`,
+      items: [{ orderItemId: line, quantity: 1 }],
+    };
+    const sendReturn = () =>
+      request(t.http)
+        .post('/returns')
+        .set({ ...returnsKey.headers, 'Idempotency-Key': returnKey })
+        .send(returnBody);
+    const returned = await sendReturn().expect(201);
+    expect(returned.body.return.reasonNote).toContain(surname);
+    await settled();
+    const before = await dump(db.url);
+    for (const piece of piecesOf(who).filter((p) => p !== who.comment.toLowerCase())) expect(before).toContain(piece);
+
+    const erased = await erase({ email: who.email }).expect(200);
+    expect(erased.body).toEqual({ erased: [ordered.body.order.id, delivered.id].sort((a, b) => a - b), kept: [] });
+
+    const after = await dump(db.url);
+    for (const piece of piecesOf(who)) expect(after).not.toContain(piece);
+    expect(after).not.toContain(who.normalized.slice(1));
+    // The replays answer what is left: the same change, without the buyer.
+    const replayedReturn = await sendReturn().expect(201);
+    expect(replayedReturn.headers['idempotent-replayed']).toBe('true');
+    expect(replayedReturn.body.return).toMatchObject({
+      id: returned.body.return.id,
+      orderId: delivered.id,
+      reasonNote: '',
+    });
+    const replayedCancel = await cancel(ordered.body.order.id, cancelKey);
+    expect(replayedCancel.headers['idempotent-replayed']).toBe('true');
+    expect(replayedCancel.body).toMatchObject({
+      id: ordered.body.order.id,
+      status: 'cancelled',
+      waybillUrl: '',
+      recipient: { fullName: '', phone: '', email: null },
+    });
+  });
+
   it('empties again a copy written after the first erasure, without a second mark or event', async () => {
     const who = buyer();
     const created = await storefrontOrder(who);

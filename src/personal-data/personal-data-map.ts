@@ -11,6 +11,11 @@ export interface PersonalDataCopy {
   rowsOf: string;
   /** Each column, what of the buyer it holds, and the SQL value it becomes (over `t`). */
   columns: Array<{ column: string; holds: string; anonymised: string }>;
+  /**
+   * The stored answers of Idempotency-Keys: besides their columns here, every text in them that
+   * quotes a value the other copies held is emptied (stored-answer-scrub.ts), whatever its field.
+   */
+  storedAnswers?: true;
 }
 
 /** What an order's answer becomes: its recipient and comment emptied as §17 says. */
@@ -69,6 +74,7 @@ export const PERSONAL_DATA_MAP: readonly PersonalDataCopy[] = [
   {
     // The answers of POST /orders/admin (`{order}`) and of a cancellation (the order), replayed on a retry.
     table: 'idempotency_keys',
+    storedAnswers: true,
     rowsOf: `(t.response_body->'order'->>'id' = ANY(${ORDER_IDS_TEXT}) OR t.response_body->>'id' = ANY(${ORDER_IDS_TEXT}))`,
     columns: [
       { column: 'response_body', holds: 'the order as answered', anonymised: anonymisedAnswer('t.response_body') },

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import type { Tx } from '../database/transactions';
 import type { OrderStatus } from '../orders/order.entity';
 import { PERSONAL_DATA_MAP } from './personal-data-map';
+import { asJsonText, buyerValues, scrubbedAnswer } from './stored-answer-scrub';
 
 /** How a buyer is named: a phone (as sent and E.164), an e-mail, or one order. */
 export type BuyerMatch =
@@ -106,12 +107,66 @@ export class PersonalDataRepository {
     return rows.map((row) => ({ id: row.id, brandId: row.brand_id }));
   }
 
-  /** Empties every column of the map for these orders, in every table that holds a copy. */
+  /**
+   * Empties every column of the map for these orders, in every table that holds a copy, then
+   * every text of the brand's stored answers that quotes what those columns held.
+   */
   async anonymise(tx: Tx, orderIds: number[]): Promise<void> {
     if (orderIds.length === 0) return;
+    const held = await this.heldValues(tx, orderIds);
     for (const copy of PERSONAL_DATA_MAP) {
       const set = copy.columns.map(({ column, anonymised }) => `${column} = ${anonymised}`).join(', ');
       await tx.query(`UPDATE ${copy.table} AS t SET ${set} WHERE ${copy.rowsOf}`, [orderIds]);
+    }
+    await this.scrubStoredAnswers(tx, orderIds, held);
+  }
+
+  /** Every text the map's columns hold for these orders (at any depth of a JSON column), before they are emptied. */
+  private async heldValues(tx: Tx, orderIds: number[]): Promise<string[]> {
+    const values = new Set<string>();
+    for (const copy of PERSONAL_DATA_MAP.filter((c) => !c.storedAnswers)) {
+      const texts = copy.columns
+        .map(({ column }) => `SELECT to_jsonb(t.${column}) AS v FROM ${copy.table} t WHERE ${copy.rowsOf}`)
+        .join(' UNION ALL ');
+      const rows: Array<{ text: string }> = await tx.query(
+        `SELECT DISTINCT s #>> '{}' AS text FROM (${texts}) c, jsonb_path_query(c.v, 'lax $.** ? (@.type() == "string")') s`,
+        [orderIds],
+      );
+      for (const { text } of rows) if (text.trim() !== '') values.add(text.trim());
+    }
+    return [...values];
+  }
+
+  /**
+   * The stored answers of the orders' brand's keys (integration and site keys) that quote what
+   * the orders held, each text that does emptied. The database picks the rows whose text holds
+   * a value (or a phone's digits), the rule decides on each of their texts.
+   */
+  private async scrubStoredAnswers(tx: Tx, orderIds: number[], held: string[]): Promise<void> {
+    if (held.length === 0) return;
+    const buyer = buyerValues(held);
+    const rows: Array<{ scope: string; key: string; response_body: unknown }> = await tx.query(
+      `WITH their_brands AS (SELECT DISTINCT brand_id FROM orders WHERE id = ANY($1::int[])),
+            scopes AS (SELECT 'integration_key:' || k.id AS scope FROM integration_keys k WHERE k.brand_id IN (SELECT brand_id FROM their_brands)
+                       UNION ALL
+                       SELECT 'site_key:' || sk.id FROM site_keys sk JOIN production_sites ps ON ps.id = sk.site_id
+                        WHERE ps.brand_id IN (SELECT brand_id FROM their_brands))
+       SELECT t.scope, t.key, t.response_body FROM idempotency_keys t
+        WHERE t.scope IN (SELECT scope FROM scopes) AND t.response_status IS NOT NULL
+          AND (EXISTS (SELECT 1 FROM unnest($2::text[]) v WHERE strpos(lower(t.response_body::text), lower(v)) > 0)
+               OR EXISTS (SELECT 1 FROM unnest($3::text[]) d
+                           WHERE strpos(regexp_replace(t.response_body::text, '\D', '', 'g'), d) > 0))
+        ORDER BY t.scope, t.key FOR UPDATE OF t`,
+      [orderIds, held.map(asJsonText), buyer.phoneDigits],
+    );
+    for (const row of rows) {
+      const { answer, changed } = scrubbedAnswer(row.response_body, buyer);
+      if (!changed) continue;
+      await tx.query(`UPDATE idempotency_keys SET response_body = $3::jsonb WHERE scope = $1 AND key = $2`, [
+        row.scope,
+        row.key,
+        JSON.stringify(answer),
+      ]);
     }
   }
 
