@@ -1,6 +1,7 @@
 // First: with traces asked for, the instrumentations must be in place before http, pg and the frameworks load.
 import { stopTracing } from './tracing/start-tracing';
 import 'reflect-metadata';
+import type { Server } from 'node:http';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from './app.module';
@@ -44,7 +45,14 @@ async function main(): Promise<void> {
     if (closing) return;
     closing = true;
     logger.log(`${signal} received: closing`);
+    // A keep-alive connection busy when the server closes would stay open after its answer until
+    // the client or the keep-alive timeout (72 s on Fastify) ends it, holding up the close and the
+    // request log's last flush past an orchestrator's patience (SIGKILL): each is closed once idle.
+    const server = app.getHttpServer() as Server;
+    const reaper = setInterval(() => server.closeIdleConnections(), 100);
+    reaper.unref();
     await app.close();
+    clearInterval(reaper);
     // The embedded server stops after the app has closed its connections.
     await embedded?.stop();
     await stopTracing();

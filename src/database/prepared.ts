@@ -1,4 +1,4 @@
-import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { ClientConfig } from 'pg';
 import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
@@ -26,7 +26,7 @@ interface PgClient {
  * that cannot be had stop the start-up with the reason rather than fail requests.
  */
 @Injectable()
-export class PreparedStatements implements OnModuleInit, OnModuleDestroy {
+export class PreparedStatements implements OnModuleInit, OnApplicationShutdown {
   private reads: PipelinedConnections | null = null;
   private writes: PipelinedConnections | null = null;
 
@@ -42,7 +42,12 @@ export class PreparedStatements implements OnModuleInit, OnModuleDestroy {
     if (rows[0]?.ok !== 1) throw new Error('prepared statements: the database connection did not answer SELECT 1');
   }
 
-  async onModuleDestroy(): Promise<void> {
+  /**
+   * After the HTTP server has closed, not when modules are destroyed (before it closes): the
+   * requests still in flight at a SIGTERM check their keys and write through these, and would
+   * otherwise be answered 503 (and their keys left unidentified by the request log).
+   */
+  async onApplicationShutdown(): Promise<void> {
     await Promise.all([this.reads?.close(), this.writes?.close()]);
   }
 
