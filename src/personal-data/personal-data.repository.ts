@@ -155,7 +155,7 @@ export class PersonalDataRepository {
         WHERE t.scope IN (SELECT scope FROM scopes) AND t.response_status IS NOT NULL
           AND (EXISTS (SELECT 1 FROM unnest($2::text[]) v WHERE strpos(lower(t.response_body::text), lower(v)) > 0)
                OR EXISTS (SELECT 1 FROM unnest($3::text[]) d
-                           WHERE strpos(regexp_replace(t.response_body::text, '\D', '', 'g'), d) > 0))
+                           WHERE strpos(regexp_replace(t.response_body::text, '\\D', '', 'g'), d) > 0))
         ORDER BY t.scope, t.key FOR UPDATE OF t`,
       [orderIds, held.map(asJsonText), buyer.phoneDigits],
     );
