@@ -233,6 +233,14 @@ describe('Idempotency-Key across crashes', () => {
       await new Promise((resolve) => setTimeout(resolve, 100 + Math.random() * 700));
       await stopService(service!, 'SIGKILL');
       await load;
+      // PostgreSQL may still carry out a COMMIT the killed process had sent: read once its sessions are gone.
+      for (let tries = 0; tries < 100; tries++) {
+        const [{ n }] = await query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`,
+        );
+        if (n === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
       // Keys whose change committed while their answer did not: the moment this suite is about.
       const settled = await query<{ key: string; answered: boolean }>(
         `SELECT key, response_status IS NOT NULL AS answered FROM idempotency_keys
