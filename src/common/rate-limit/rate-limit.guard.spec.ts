@@ -95,4 +95,20 @@ describe('RateLimitGuard', () => {
     // Each refusal is told once (the metrics count them), an admitted request never.
     expect(refused).toBe(2);
   });
+
+  it('counts a request refused before it runs against the same limit, and past the limit refuses it with 429', async () => {
+    jest.useFakeTimers({ now: 1_000_000 });
+    const guard = new RateLimitGuard(options(), new ThrottlerStorageService(), new RateLimitRefusals());
+    const outcomes: Outcome[] = [];
+    for (let i = 0; i < 2; i++) outcomes.push(await outcomeOf(() => guard.canActivate(contextOf({ key: 'a' }))));
+    for (let i = 0; i < 2; i++) {
+      outcomes.push(
+        await outcomeOf(async () => {
+          await guard.countBeforeRefusal({ key: 'a' } as never);
+          return true;
+        }),
+      );
+    }
+    expect(outcomes).toEqual(['admitted', 'admitted', 'admitted', 'refused']);
+  });
 });
