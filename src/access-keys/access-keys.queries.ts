@@ -1,4 +1,5 @@
 import type { ReviewedQuery } from '../database/reviewed-query';
+import { claimRemindersSql } from './integration-keys.repository';
 import { VERIFY_KEY } from './verify-key.query';
 
 /** The key check's statement (ReviewedQuery); its CTE form is in the statements that carry it. */
@@ -9,5 +10,10 @@ export function reviewedQueries(): ReviewedQuery[] {
       purpose: 'The key check on every request with an integration key',
       parameters: ['fingerprint', 'settingsManage'],
     },
+    ...(['7d', '1d'] as const).map((window) => ({
+      name: `claim-key-reminders-${window}`,
+      text: claimRemindersSql(window),
+      purpose: `The expiry reminders' claim of the ${window} window: due keys marked reminded, each once`,
+    })),
   ];
 }

@@ -62,6 +62,21 @@ const SELECT_ROWS = `SELECT k.id, k.name, k.key_hint, k.permissions, k.full_acce
   FROM integration_keys k`;
 
 /** The integration_keys table. Only fingerprints are stored. */
+/** The reminders' claim of one window: the keys due for it, marked reminded, so each reminder goes once. */
+export function claimRemindersSql(window: '7d' | '1d'): string {
+  const within = window === '1d' ? "interval '1 day'" : "interval '7 days'";
+  const claim =
+    window === '1d'
+      ? 'reminded_1d_at = now(), reminded_7d_at = COALESCE(reminded_7d_at, now())'
+      : 'reminded_7d_at = now()';
+  const unclaimed =
+    window === '1d' ? 'reminded_1d_at IS NULL' : "reminded_7d_at IS NULL AND expires_at > now() + interval '1 day'";
+  return `UPDATE integration_keys SET ${claim}
+   WHERE expires_at IS NOT NULL AND revoked_at IS NULL AND rolled_at IS NULL
+     AND expires_at > now() AND expires_at <= now() + ${within} AND ${unclaimed}
+   RETURNING id, brand_id, name, key_hint, expires_at`;
+}
+
 @Injectable()
 export class IntegrationKeysRepository {
   constructor(
@@ -147,21 +162,7 @@ export class IntegrationKeysRepository {
    * one), `7d` for those expiring within a week but not a day. Rolled keys are left alone.
    */
   claimReminders(tx: Tx, window: '7d' | '1d'): Promise<ExpiringKeyRow[]> {
-    const within = window === '1d' ? "interval '1 day'" : "interval '7 days'";
-    const claim =
-      window === '1d'
-        ? 'reminded_1d_at = now(), reminded_7d_at = COALESCE(reminded_7d_at, now())'
-        : 'reminded_7d_at = now()';
-    const unclaimed =
-      window === '1d' ? 'reminded_1d_at IS NULL' : "reminded_7d_at IS NULL AND expires_at > now() + interval '1 day'";
-    return changedRows<ExpiringKeyRow>(
-      tx,
-      `UPDATE integration_keys SET ${claim}
-        WHERE expires_at IS NOT NULL AND revoked_at IS NULL AND rolled_at IS NULL
-          AND expires_at > now() AND expires_at <= now() + ${within} AND ${unclaimed}
-        RETURNING id, brand_id, name, key_hint, expires_at`,
-      [],
-    );
+    return changedRows<ExpiringKeyRow>(tx, claimRemindersSql(window), []);
   }
 }
 

@@ -41,6 +41,17 @@ function matchSql(match: BuyerMatch): { sql: string; values: unknown[] } {
  * any table that holds a copy, and the brands' retention settings (personal_data_retention).
  * Orders' state and their events are OrderLifecycle's: this only empties the map's columns.
  */
+/** The retention sweep's claim ($1 batch): finished orders past their brand's retention, locked, skipping those another instance holds. */
+export const CLAIM_DUE_FOR_RETENTION = `SELECT o.id, o.brand_id FROM orders o
+   JOIN personal_data_retention r ON r.brand_id = o.brand_id AND r.days IS NOT NULL
+  WHERE o.personal_data_erased_at IS NULL AND o.status IN ('completed', 'returned', 'cancelled')
+    AND o.updated_at <= now() - make_interval(days => r.days)
+  ORDER BY o.updated_at LIMIT $1 FOR UPDATE OF o SKIP LOCKED`;
+
+/** Empties one copy's columns (the map's) for the orders $1. */
+export const anonymiseSql = (copy: (typeof PERSONAL_DATA_MAP)[number]) =>
+  `UPDATE ${copy.table} AS t SET ${copy.columns.map(({ column, anonymised }) => `${column} = ${anonymised}`).join(', ')} WHERE ${copy.rowsOf}`;
+
 @Injectable()
 export class PersonalDataRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
@@ -96,14 +107,7 @@ export class PersonalDataRepository {
    * sweep does not walk the brand's orders anonymised before.
    */
   async lockDueForRetention(tx: Tx, limit: number): Promise<Array<{ id: number; brandId: number }>> {
-    const rows: Array<{ id: number; brand_id: number }> = await tx.query(
-      `SELECT o.id, o.brand_id FROM orders o
-         JOIN personal_data_retention r ON r.brand_id = o.brand_id AND r.days IS NOT NULL
-        WHERE o.personal_data_erased_at IS NULL AND o.status IN ('completed', 'returned', 'cancelled')
-          AND o.updated_at <= now() - make_interval(days => r.days)
-        ORDER BY o.updated_at LIMIT $1 FOR UPDATE OF o SKIP LOCKED`,
-      [limit],
-    );
+    const rows: Array<{ id: number; brand_id: number }> = await tx.query(CLAIM_DUE_FOR_RETENTION, [limit]);
     return rows.map((row) => ({ id: row.id, brandId: row.brand_id }));
   }
 
@@ -114,10 +118,7 @@ export class PersonalDataRepository {
   async anonymise(tx: Tx, orderIds: number[]): Promise<void> {
     if (orderIds.length === 0) return;
     const held = await this.heldValues(tx, orderIds);
-    for (const copy of PERSONAL_DATA_MAP) {
-      const set = copy.columns.map(({ column, anonymised }) => `${column} = ${anonymised}`).join(', ');
-      await tx.query(`UPDATE ${copy.table} AS t SET ${set} WHERE ${copy.rowsOf}`, [orderIds]);
-    }
+    for (const copy of PERSONAL_DATA_MAP) await tx.query(anonymiseSql(copy), [orderIds]);
     await this.scrubStoredAnswers(tx, orderIds, held);
   }
 
