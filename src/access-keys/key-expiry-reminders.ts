@@ -19,7 +19,7 @@ const SYSTEM = systemContext('key-expiry-reminders');
 @Injectable()
 export class KeyExpiryReminders implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('KeyExpiryReminders');
-  private task?: IntervalTask;
+  private task?: IntervalTask<number>;
 
   constructor(
     private readonly keys: IntegrationKeysRepository,

@@ -7,6 +7,7 @@ import { JobLease } from './job-lease';
 import { ClaimedJob, OutboxHandlers } from './outbox-handlers';
 import { Transactions } from '../database/transactions';
 import { loggableError } from './loggable-error';
+import { IntervalTask } from '../common/runtime/interval-task';
 
 const BATCH = 10;
 const FORGET_EVERY_MS = 3_600_000;
@@ -28,8 +29,7 @@ export class OutboxWorker implements OnApplicationBootstrap, OnApplicationShutdo
   private readonly retryBaseMs: number;
   private readonly retryMaxMs: number;
   private readonly giveUpAfterSeconds: number;
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
+  private task?: IntervalTask<number>;
   private stopped = false;
   private lastForget = 0;
   private readonly retentionDays: number;
@@ -50,13 +50,20 @@ export class OutboxWorker implements OnApplicationBootstrap, OnApplicationShutdo
   }
 
   onApplicationBootstrap(): void {
-    if (this.enabled) this.schedule(0);
+    if (!this.enabled) return;
+    this.task = new IntervalTask({
+      everyMs: this.pollMs,
+      firstAfterMs: 0,
+      run: () => this.pass(),
+      // A full batch suggests more is waiting: go again at once.
+      againAtOnce: (ran) => ran === BATCH,
+    });
+    this.task.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
+    await this.task?.stop();
   }
 
   /** Delay before retry n (1-based): the base, doubling, capped. */
@@ -119,14 +126,6 @@ export class OutboxWorker implements OnApplicationBootstrap, OnApplicationShutdo
     await this.jobs.retryLater(job.id, token, delayMs / 1000, lastError);
   }
 
-  private schedule(delayMs: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.loop();
-    }, delayMs);
-    this.timer.unref();
-  }
-
   /**
    * Done jobs older than OUTBOX_RETENTION_DAYS lose what they may quote of a buyer (contract §17);
    * the number of jobs changed.
@@ -135,7 +134,8 @@ export class OutboxWorker implements OnApplicationBootstrap, OnApplicationShutdo
     return this.jobs.forgetDone(this.retentionDays);
   }
 
-  private async loop(): Promise<void> {
+  /** One periodic pass: now and then the done jobs' old copies forgotten, then a batch run; how many it claimed. */
+  private async pass(): Promise<number> {
     let ran = 0;
     if (Date.now() - this.lastForget >= FORGET_EVERY_MS) {
       this.lastForget = Date.now();
@@ -148,8 +148,7 @@ export class OutboxWorker implements OnApplicationBootstrap, OnApplicationShutdo
     } catch (error) {
       this.logger.error({ err: { message: (error as Error).message } }, 'outbox pass failed');
     }
-    // A full batch suggests more is waiting: go again at once.
-    this.schedule(ran === BATCH ? 0 : this.pollMs);
+    return ran;
   }
 }
 

@@ -11,6 +11,7 @@ import { errorTextForLog } from '../common/errors/error-text-for-log';
 import type { FailedRequest } from './failed-request';
 import { RequestLogRepository, refusedForItsContent } from './request-log.repository';
 import { RequestTally, type TallyRow } from './request-tally';
+import { IntervalTask } from '../common/runtime/interval-task';
 
 /** Failures are kept this long (contract §15); counts too. */
 export const RETENTION_DAYS = 30;
@@ -58,10 +59,8 @@ export class RequestRecorder implements OnApplicationBootstrap, OnApplicationShu
   /** Key id → its queued row that counts the rest of its 429s this minute, until a flush takes the queue. */
   private readonly overflow = new Map<number, FailedRequest>();
   private readonly flushEveryMs: number;
-  private timer?: NodeJS.Timeout;
+  private task?: IntervalTask<void>;
   private flushes: Promise<void> = Promise.resolve();
-  private busy = false;
-  private flushAfter = false;
   private lastPrune = 0;
   private pruning: Promise<unknown> = Promise.resolve();
 
@@ -76,18 +75,19 @@ export class RequestRecorder implements OnApplicationBootstrap, OnApplicationShu
   }
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      this.pruneNowAndThen();
-      // A tick that finds a flush under way is not skipped (counts would wait two intervals): it follows that flush.
-      if (this.busy) this.flushAfter = true;
-      else void this.flush();
-    }, this.flushEveryMs);
-    this.timer.unref();
+    this.task = new IntervalTask({
+      everyMs: this.flushEveryMs,
+      run: () => {
+        this.pruneNowAndThen();
+        return this.flush();
+      },
+    });
+    this.task.start();
   }
 
   /** After the HTTP server has closed: what is still counted or queued is written now. */
   async onApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
+    await this.task?.stop();
     await Promise.allSettled([...this.identifying.values(), this.pruning]);
     await this.flush();
   }
@@ -224,7 +224,6 @@ export class RequestRecorder implements OnApplicationBootstrap, OnApplicationShu
   }
 
   private async writeOnce(): Promise<void> {
-    this.busy = true;
     try {
       if (this.dropped > 0) {
         this.logger.warn(`${this.dropped} failed requests were not logged: too many waited for the database`);
@@ -257,12 +256,8 @@ export class RequestRecorder implements OnApplicationBootstrap, OnApplicationShu
           return;
         }
       }
-    } finally {
-      this.busy = false;
-      if (this.flushAfter) {
-        this.flushAfter = false;
-        void this.flush();
-      }
+    } catch (error) {
+      this.logger.warn(`could not write the request log: ${(error as Error).message}`);
     }
   }
 

@@ -20,7 +20,7 @@ describe('IntervalTask', () => {
     return { state, run };
   }
 
-  it('runs first after firstAfterMs, then everyMs after each run ends, never two at once', async () => {
+  it('runs first after firstAfterMs, then every everyMs, a long run followed at once, never two at once', async () => {
     const { state, run } = slowTask();
     const task = new IntervalTask({ everyMs: 1000, firstAfterMs: 100, run });
     task.start();
@@ -28,18 +28,42 @@ describe('IntervalTask', () => {
     expect(state.starts).toBe(0);
     await jest.advanceTimersByTimeAsync(1);
     expect(state.starts).toBe(1);
-    // A run that takes long delays the next rather than overlapping it.
+    // A run that takes long delays the next rather than overlapping it; one asked for meanwhile waits for it.
     await jest.advanceTimersByTimeAsync(5000);
     expect(state.starts).toBe(1);
     void task.runNow();
     state.finish.shift()!();
     await jest.advanceTimersByTimeAsync(0);
     expect(state.starts).toBe(2);
+    // The long first run took over everyMs: the next periodic run follows the asked-for one at once.
     state.finish.shift()!();
-    await jest.advanceTimersByTimeAsync(1000);
+    await jest.advanceTimersByTimeAsync(0);
     expect(state.starts).toBe(3);
+    // A quick run: the next starts everyMs after it started.
+    state.finish.shift()!();
+    await jest.advanceTimersByTimeAsync(999);
+    expect(state.starts).toBe(3);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(state.starts).toBe(4);
     expect(state.most).toBe(1);
     state.finish.shift()!();
+    await task.stop();
+  });
+
+  it('runs again at once while a run says more is waiting', async () => {
+    const results = [5, 5, 2, 1];
+    let runs = 0;
+    const task = new IntervalTask<number>({
+      everyMs: 1000,
+      firstAfterMs: 0,
+      run: () => Promise.resolve(results[runs++]),
+      againAtOnce: (done) => done === 5,
+    });
+    task.start();
+    await jest.advanceTimersByTimeAsync(10);
+    expect(runs).toBe(3);
+    await jest.advanceTimersByTimeAsync(1000);
+    expect(runs).toBe(4);
     await task.stop();
   });
 

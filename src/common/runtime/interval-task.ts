@@ -1,17 +1,20 @@
 /** What a periodic task runs and when. */
 export interface IntervalTaskOptions<T> {
-  /** The pause between the end of one run and the start of the next. */
+  /** How often a run starts; one that takes longer is followed at once by the next, never overlapped. */
   everyMs: number;
   /** The first run's delay after start (default: everyMs). */
   firstAfterMs?: number;
   /** One run; a failure is the task's own to report (it is caught, and the task goes on). */
   run: () => Promise<T>;
+  /** True when a run's result says more is waiting (a full batch): the next run starts at once. */
+  againAtOnce?: (result: T | undefined) => boolean;
 }
 
 /**
  * A task run every so often by one instance, for the workers that poll the database: runs never
- * overlap (each next one is scheduled when the last has ended, and one asked for meanwhile waits
- * its turn), and stop() lets the run under way end and starts none after it. Safe with several
+ * overlap (each next one is scheduled when the last has ended, everyMs after it started or at once
+ * when it took longer, and one asked for meanwhile waits its turn), and stop() lets the run under
+ * way end and starts none after it. Safe with several
  * instances exactly as the task itself is: this only says when it runs here. The timers hold no
  * process open.
  */
@@ -48,7 +51,12 @@ export class IntervalTask<T = unknown> {
   private schedule(delayMs: number): void {
     if (this.stopping) return;
     this.timer = setTimeout(() => {
-      void this.runNow().then(() => this.schedule(this.options.everyMs));
+      const started = Date.now();
+      void this.runNow().then((result) =>
+        this.schedule(
+          this.options.againAtOnce?.(result) ? 0 : Math.max(0, this.options.everyMs - (Date.now() - started)),
+        ),
+      );
     }, delayMs);
     this.timer.unref();
   }
