@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import request from 'supertest';
+import { eventually } from './support/eventually';
 import { ErrorText } from '../src/common/errors/error-texts';
 import { createProduct, issueKey, type IssuedKey } from './support/fixtures';
 import { closeSuite, openSuite, type Suite } from './support/suite';
@@ -82,39 +83,38 @@ describe('catalog import: what it may take of the instance', () => {
   });
 
   it('bounds imports at once per caller and per instance (429 with Retry-After), and frees a slot when one ends', async () => {
+    const tryImport = (headers: Record<string, string>, csv = 'article\nA\n') =>
+      request(s.t.http)
+        .post('/catalog/products/import?dryRun=true')
+        .set(headers)
+        .set('Content-Type', 'text/csv')
+        .send(csv);
     const first = await stalled(writer.headers);
     const second = await stalled(writer.headers);
-    // The two have taken their slots once the server waits for their files.
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const caller = await request(s.t.http)
-      .post('/catalog/products/import?dryRun=true')
-      .set(writer.headers)
-      .set('Content-Type', 'text/csv')
-      .send('article\nA\n')
-      .expect(429);
+    // The two take their slots once their credentials are checked and the server waits for their files.
+    const caller = await eventually(async () => {
+      const response = await tryImport(writer.headers);
+      expect(response.status).toBe(429);
+      return response;
+    }, 10_000);
     expect(caller.body.error).toBe(ErrorText.importsBusyForCaller);
     expect(caller.headers['retry-after']).toMatch(/^\d+$/);
     expect(typeof caller.body.requestId).toBe('string');
     const other = await issueKey(s.fx, brand, { permissions: ['products.write'] });
     const third = await stalled(other.headers);
-    await new Promise((resolve) => setTimeout(resolve, 200));
     const another = await issueKey(s.fx, brand, { permissions: ['products.write'] });
-    const instance = await request(s.t.http)
-      .post('/catalog/products/import?dryRun=true')
-      .set(another.headers)
-      .set('Content-Type', 'text/csv')
-      .send('article\nA\n')
-      .expect(429);
+    const instance = await eventually(async () => {
+      const response = await tryImport(another.headers);
+      expect(response.status).toBe(429);
+      return response;
+    }, 10_000);
     expect(instance.body.error).toBe(ErrorText.importsBusy);
     // A client that gives up gives its slot back.
     for (const { socket } of [first, second, third]) socket.destroy();
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    await request(s.t.http)
-      .post('/catalog/products/import?dryRun=true')
-      .set(writer.headers)
-      .set('Content-Type', 'text/csv')
-      .send('article,name,priceKopeks\nA,x,1\n')
-      .expect(200);
+    await eventually(
+      async () => expect((await tryImport(writer.headers, 'article,name,priceKopeks\nA,x,1\n')).status).toBe(200),
+      10_000,
+    );
   });
 
   it('keeps the event loop for others while a large file parses', async () => {
@@ -142,7 +142,8 @@ describe('catalog import: what it may take of the instance', () => {
       `/health during the parse: ${waits.length} answers, slowest ${Math.round(Math.max(...waits))} ms\n`,
     );
     expect(waits.length).toBeGreaterThan(3);
-    expect(Math.max(...waits)).toBeLessThan(1_000);
+    // Far below what a blocked loop took (a 1 MB file of blank lines: 19 s), with room for a loaded machine.
+    expect(Math.max(...waits)).toBeLessThan(3_000);
   });
 
   it("one brand's flood of imports neither takes the pool nor starves another brand's reads", async () => {
@@ -172,6 +173,7 @@ describe('catalog import: what it may take of the instance', () => {
     // Every import either ran or was told to come back later; none failed.
     expect(statuses.filter((status) => status !== 200 && status !== 429)).toEqual([]);
     expect(statuses).toContain(200);
-    expect(Math.max(...reads)).toBeLessThan(2_000);
+    // Under the pool's 5 s wait that answered 503 when imports held every connection.
+    expect(Math.max(...reads)).toBeLessThan(4_000);
   });
 });

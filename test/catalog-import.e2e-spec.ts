@@ -212,7 +212,8 @@ describe('catalog import and export', () => {
       .set(key.headers)
       .set('Content-Type', 'text/csv')
       .send('x'.repeat(2 * 1024 * 1024));
-    expect([413, 415]).toContain(elsewhere.status);
+    // Fastify refuses the type before reading; Express reads up to its JSON limit first.
+    expect(elsewhere.status).toBe(process.env.HTTP_ADAPTER === 'express' ? 413 : 415);
   });
 
   it('all or nothing: every wrong line is listed with its fault, and nothing changes', async () => {

@@ -348,6 +348,26 @@ describe('buyers’ personal data', () => {
         .send(returnBody);
     const returned = await sendReturn().expect(201);
     expect(returned.body.return.reasonNote).toContain(surname);
+    // Another buyer's keyed return whose note shares the surname: it is about another order, and stays as answered.
+    const neighbour = buyer();
+    const theirs = await shippedOrder(neighbour);
+    await carrierEvent({ carrierOrderUuid: theirs.carrierOrderUuid, status: 'delivered' }).expect(200);
+    const theirLine = ((await order(theirs.id)) as { items: Array<{ id: number }> }).items[0].id;
+    const theirKey = `return-${next()}`;
+    const theirNote = `Same family as ${surname}, call ${neighbour.phone}`;
+    const theirBody = {
+      orderId: theirs.id,
+      externalReturnId: `RET-${next()}`,
+      reasonCode: 'wrong_size',
+      reasonNote: theirNote,
+      items: [{ orderItemId: theirLine, quantity: 1 }],
+    };
+    const sendTheirs = () =>
+      request(t.http)
+        .post('/returns')
+        .set({ ...returnsKey.headers, 'Idempotency-Key': theirKey })
+        .send(theirBody);
+    await sendTheirs().expect(201);
     await settled();
     const before = await dump(db.url);
     for (const piece of piecesOf(who).filter((p) => p !== who.comment.toLowerCase())) expect(before).toContain(piece);
@@ -357,7 +377,12 @@ describe('buyers’ personal data', () => {
     expect(erased.body).toEqual({ erased: [ordered.body.order.id, delivered.id].sort((a, b) => a - b), kept: [] });
 
     const after = await dump(db.url);
-    for (const piece of piecesOf(who)) expect(after).not.toContain(piece);
+    const shared = surname.toLowerCase();
+    for (const piece of piecesOf(who).filter((p) => p !== shared)) expect(after).not.toContain(piece);
+    // The surname is left only where the neighbour's order holds it (§17: another order not anonymised).
+    const occurrences = (text: string) => after.split(text).length - 1;
+    expect(occurrences(theirNote.toLowerCase())).toBeGreaterThan(0);
+    expect(occurrences(shared)).toBe(occurrences(theirNote.toLowerCase()));
     expect(after).not.toContain(phoneAsLinked);
     // The replays answer what is left: the same change, without the buyer.
     const replayedReturn = await sendReturn().expect(201);
@@ -367,6 +392,9 @@ describe('buyers’ personal data', () => {
       orderId: delivered.id,
       reasonNote: '',
     });
+    const theirReplay = await sendTheirs().expect(201);
+    expect(theirReplay.headers['idempotent-replayed']).toBe('true');
+    expect(theirReplay.body.return.reasonNote).toBe(theirNote);
     const replayedCancel = await cancel(ordered.body.order.id, cancelKey);
     expect(replayedCancel.headers['idempotent-replayed']).toBe('true');
     expect(replayedCancel.body).toMatchObject({

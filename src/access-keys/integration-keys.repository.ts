@@ -61,7 +61,6 @@ const SELECT_ROWS = `SELECT k.id, k.name, k.key_hint, k.permissions, k.full_acce
        (k.expires_at IS NOT NULL AND k.expires_at <= now()) AS expired
   FROM integration_keys k`;
 
-/** The integration_keys table. Only fingerprints are stored. */
 /** The reminders' claim of one window: the keys due for it, marked reminded, so each reminder goes once. */
 export function claimRemindersSql(window: '7d' | '1d'): string {
   const within = window === '1d' ? "interval '1 day'" : "interval '7 days'";
@@ -77,6 +76,7 @@ export function claimRemindersSql(window: '7d' | '1d'): string {
    RETURNING id, brand_id, name, key_hint, expires_at`;
 }
 
+/** The integration_keys table. Only fingerprints are stored. */
 @Injectable()
 export class IntegrationKeysRepository {
   constructor(

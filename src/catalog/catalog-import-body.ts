@@ -5,7 +5,9 @@ import { mediaTypeOf } from '../common/http/streamed-body';
 /**
  * The catalog import's body (contract §18): CSV, up to 5 MiB in place of JSON's 1 MiB, read by the
  * route itself after its guards (catalog-import-upload.interceptor.ts), so that a caller without
- * the right is answered before a byte of the file is read, and holds nothing while it stalls.
+ * the right is answered before a byte of the file is read; an upload that stalls holds its slot
+ * (catalog-import-slots.ts: a few per caller and per instance) until it ends or times out, and no memory beyond
+ * what it sent.
  */
 export const CATALOG_IMPORT_BODY: StreamedBody = {
   url: '/catalog/products/import',

@@ -18,10 +18,12 @@
  * an id whose transaction ended between the snapshot and the read of pg_stat_activity (it may
  * have been ours; the next read passes it). `backend_xid` and `datid` are shown to every role,
  * so no privilege is needed. The ids are compared by their low 32 bits, which name a running
- * transaction uniquely (running ids are within 2^31 of each other).
+ * transaction uniquely (running ids are within 2^31 of each other). The reader's own transaction,
+ * which its snapshot leaves out of the list, holds it too, should it have written: a page read after
+ * its own uncommitted events must not pass them.
  */
 export const EVENTS_HORIZON = `(
-  SELECT COALESCE(
+  SELECT LEAST(pg_current_xact_id_if_assigned()::text::bigint, COALESCE(
            (SELECT min(xip::text::bigint) FROM pg_snapshot_xip(s.snapshot) AS xip
              WHERE xip::text::bigint % 4294967296 NOT IN (
                      SELECT a.backend_xid::text::bigint FROM pg_stat_activity a
@@ -29,7 +31,7 @@ export const EVENTS_HORIZON = `(
                         AND a.datid IS DISTINCT FROM (SELECT d.oid FROM pg_database d WHERE d.datname = current_database())
                      UNION ALL
                      SELECT p.transaction::text::bigint FROM pg_prepared_xacts p WHERE p.database <> current_database())),
-           pg_snapshot_xmax(s.snapshot)::text::bigint)
+           pg_snapshot_xmax(s.snapshot)::text::bigint))
     FROM (SELECT pg_current_snapshot() AS snapshot) AS s)`;
 
 /**

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import type { Tx } from '../database/transactions';
 import type { OrderStatus } from '../orders/order.entity';
 import { PERSONAL_DATA_MAP } from './personal-data-map';
-import { asJsonText, buyerValues, scrubbedAnswer } from './stored-answer-scrub';
+import { buyerValues, scrubbedAnswer } from './stored-answer-scrub';
 
 /** How a buyer is named: a phone (as sent and E.164), an e-mail, or one order. */
 export type BuyerMatch =
@@ -36,11 +36,6 @@ function matchSql(match: BuyerMatch): { sql: string; values: unknown[] } {
   }
 }
 
-/**
- * The erasure's statements over the columns of the personal-data map (personal-data-map.ts), in
- * any table that holds a copy, and the brands' retention settings (personal_data_retention).
- * Orders' state and their events are OrderLifecycle's: this only empties the map's columns.
- */
 /** The retention sweep's claim ($1 batch): finished orders past their brand's retention, locked, skipping those another instance holds. */
 export const CLAIM_DUE_FOR_RETENTION = `SELECT o.id, o.brand_id FROM orders o
    JOIN personal_data_retention r ON r.brand_id = o.brand_id AND r.days IS NOT NULL
@@ -48,10 +43,29 @@ export const CLAIM_DUE_FOR_RETENTION = `SELECT o.id, o.brand_id FROM orders o
     AND o.updated_at <= now() - make_interval(days => r.days)
   ORDER BY o.updated_at LIMIT $1 FOR UPDATE OF o SKIP LOCKED`;
 
+/** The stored answers (locked) of the brand's keys that are about the orders $1. */
+export const STORED_ANSWERS_OF_ORDERS = `WITH their_brands AS (SELECT DISTINCT brand_id FROM orders WHERE id = ANY($1::int[])),
+     scopes AS (SELECT 'integration_key:' || k.id AS scope FROM integration_keys k
+                 WHERE k.brand_id IN (SELECT brand_id FROM their_brands)
+                UNION ALL
+                SELECT 'site_key:' || sk.id FROM site_keys sk JOIN production_sites ps ON ps.id = sk.site_id
+                 WHERE ps.brand_id IN (SELECT brand_id FROM their_brands))
+SELECT t.scope, t.key, t.response_body FROM idempotency_keys t
+ WHERE t.scope IN (SELECT scope FROM scopes) AND t.response_status IS NOT NULL
+   AND jsonb_path_exists(t.response_body,
+         'lax $.** ? (@.orderId == $ids[*] || @.order.id == $ids[*] || (exists(@.recipient) && @.id == $ids[*]))',
+         jsonb_build_object('ids', to_jsonb($1::int[])))
+ ORDER BY t.scope, t.key FOR UPDATE OF t`;
+
 /** Empties one copy's columns (the map's) for the orders $1. */
 export const anonymiseSql = (copy: (typeof PERSONAL_DATA_MAP)[number]) =>
   `UPDATE ${copy.table} AS t SET ${copy.columns.map(({ column, anonymised }) => `${column} = ${anonymised}`).join(', ')} WHERE ${copy.rowsOf}`;
 
+/**
+ * The erasure's statements over the columns of the personal-data map (personal-data-map.ts), in
+ * any table that holds a copy, and the brands' retention settings (personal_data_retention).
+ * Orders' state and their events are OrderLifecycle's: this only empties the map's columns.
+ */
 @Injectable()
 export class PersonalDataRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
@@ -122,7 +136,11 @@ export class PersonalDataRepository {
     await this.scrubStoredAnswers(tx, orderIds, held);
   }
 
-  /** Every text the map's columns hold for these orders (at any depth of a JSON column), before they are emptied. */
+  /**
+   * Every text the map's text columns hold for these orders, before they are emptied: the buyer's
+   * own words and numbers. A JSON column's strings are left out: a job's payload names statuses and
+   * kinds, which an answer shares with every other order (a copied error is in its text column too).
+   */
   private async heldValues(tx: Tx, orderIds: number[]): Promise<string[]> {
     const values = new Set<string>();
     for (const copy of PERSONAL_DATA_MAP.filter((c) => !c.storedAnswers)) {
@@ -130,7 +148,7 @@ export class PersonalDataRepository {
         .map(({ column }) => `SELECT to_jsonb(t.${column}) AS v FROM ${copy.table} t WHERE ${copy.rowsOf}`)
         .join(' UNION ALL ');
       const rows: Array<{ text: string }> = await tx.query(
-        `SELECT DISTINCT s #>> '{}' AS text FROM (${texts}) c, jsonb_path_query(c.v, 'lax $.** ? (@.type() == "string")') s`,
+        `SELECT DISTINCT c.v #>> '{}' AS text FROM (${texts}) c WHERE jsonb_typeof(c.v) = 'string'`,
         [orderIds],
       );
       for (const { text } of rows) if (text.trim() !== '') values.add(text.trim());
@@ -139,26 +157,17 @@ export class PersonalDataRepository {
   }
 
   /**
-   * The stored answers of the orders' brand's keys (integration and site keys) that quote what
-   * the orders held, each text that does emptied. The database picks the rows whose text holds
-   * a value (or a phone's digits), the rule decides on each of their texts.
+   * The stored answers about these orders (of their brand's integration and site keys: an answer
+   * naming the order as `orderId` or `order.id` at any depth, or an order answered whole), each
+   * text that quotes what the orders held emptied (the rule of stored-answer-scrub.ts, which
+   * decides on each text). Another order's answers are not touched, whatever they share with these.
    */
   private async scrubStoredAnswers(tx: Tx, orderIds: number[], held: string[]): Promise<void> {
     if (held.length === 0) return;
     const buyer = buyerValues(held);
     const rows: Array<{ scope: string; key: string; response_body: unknown }> = await tx.query(
-      `WITH their_brands AS (SELECT DISTINCT brand_id FROM orders WHERE id = ANY($1::int[])),
-            scopes AS (SELECT 'integration_key:' || k.id AS scope FROM integration_keys k WHERE k.brand_id IN (SELECT brand_id FROM their_brands)
-                       UNION ALL
-                       SELECT 'site_key:' || sk.id FROM site_keys sk JOIN production_sites ps ON ps.id = sk.site_id
-                        WHERE ps.brand_id IN (SELECT brand_id FROM their_brands))
-       SELECT t.scope, t.key, t.response_body FROM idempotency_keys t
-        WHERE t.scope IN (SELECT scope FROM scopes) AND t.response_status IS NOT NULL
-          AND (EXISTS (SELECT 1 FROM unnest($2::text[]) v WHERE strpos(lower(t.response_body::text), lower(v)) > 0)
-               OR EXISTS (SELECT 1 FROM unnest($3::text[]) d
-                           WHERE strpos(regexp_replace(t.response_body::text, '\\D', '', 'g'), d) > 0))
-        ORDER BY t.scope, t.key FOR UPDATE OF t`,
-      [orderIds, held.map(asJsonText), buyer.phoneDigits],
+      STORED_ANSWERS_OF_ORDERS,
+      [orderIds],
     );
     for (const row of rows) {
       const { answer, changed } = scrubbedAnswer(row.response_body, buyer);

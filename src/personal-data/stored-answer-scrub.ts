@@ -62,12 +62,3 @@ export function scrubbedAnswer(answer: unknown, buyer: BuyerValues): { answer: u
   const scrubbed = walk(answer);
   return { answer: changed ? scrubbed : answer, changed };
 }
-
-/**
- * What a stored answer's text (jsonb as text) holds of a value when the answer quotes it: the
- * value as a JSON string's content. The database picks candidate rows by these, the rule above
- * decides on each text.
- */
-export function asJsonText(value: string): string {
-  return JSON.stringify(value).slice(1, -1);
-}

@@ -39,7 +39,6 @@ export interface DeliveryView {
   createdAt: string;
 }
 
-/** The webhook_messages, webhook_deliveries and webhook_attempts tables. */
 /** The delivery worker's claim ($1 token, $2 limit, $3 per endpoint, $4 lease seconds, $5 ids answered but not yet recorded). */
 export const CLAIM_DELIVERIES = `WITH busy AS MATERIALIZED (
          SELECT endpoint_id, count(*)::int AS n FROM webhook_deliveries
@@ -74,6 +73,7 @@ export const CLAIM_DELIVERIES = `WITH busy AS MATERIALIZED (
          JOIN webhook_messages m ON m.id = c.message_id
         ORDER BY c.id`;
 
+/** The webhook_messages, webhook_deliveries and webhook_attempts tables. */
 @Injectable()
 export class WebhookDeliveriesRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}

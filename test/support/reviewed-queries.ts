@@ -15,7 +15,7 @@ type QueryList = (events: DomainEventsSql) => ReviewedQuery[];
 
 /**
  * The domain events' parts with the application's subscribers and ways of keeping, as DomainEvents
- * builds them once every module has said its own. The e2e check (reviewed-queries.e2e-spec.ts) renders with the
+ * builds them once every module has said its own. The e2e check (in events-api.e2e-spec.ts) renders with the
  * running application's own, so a subscriber missing here fails there.
  */
 export function applicationEvents(): DomainEventsSql {

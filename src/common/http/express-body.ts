@@ -19,6 +19,8 @@ function hostOf(request: Request, response: Response, next: NextFunction): Argum
   } as unknown as ArgumentsHost;
 }
 
+const BODYLESS = new Set(['GET', 'HEAD', 'TRACE']);
+
 const isJson = (contentType: string | undefined) =>
   contentType?.split(';')[0].trim().toLowerCase() === 'application/json';
 
@@ -32,6 +34,8 @@ const isJson = (contentType: string | undefined) =>
 export function jsonBodyOnly(limit: number, filter: ErrorFilter, streamed: readonly StreamedBody[]): RequestHandler {
   const readBytes = raw({ type: () => true, limit });
   return (request, response, next) => {
+    // As Fastify: a GET, HEAD or TRACE is never read for a body.
+    if (BODYLESS.has(request.method)) return next();
     const type = mediaTypeOf(request.headers['content-type']);
     if (streamed.some((route) => route.mediaType === type && expressPathIs(route, request.path))) return next();
     readBytes(request, response, (readError?: unknown) => {

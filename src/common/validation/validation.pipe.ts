@@ -130,10 +130,12 @@ function dropNullProperties(root: object): void {
   const stack: object[] = [root];
   while (stack.length > 0) {
     const node = stack.pop() as Record<string, unknown>;
+    // A list's entries are walked but never deleted: a hole would vanish when the list is copied.
+    const isList = Array.isArray(node);
     for (const key of Object.keys(node)) {
       const child = node[key];
-      if (child === null) delete node[key];
-      else if (typeof child === 'object') stack.push(child);
+      if (child === null && !isList) delete node[key];
+      else if (child !== null && typeof child === 'object') stack.push(child);
     }
   }
 }

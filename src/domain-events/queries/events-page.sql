@@ -43,38 +43,41 @@ WHERE
   AND (e.position, e.id) > ($3::bigint, $4::bigint)
   AND e.position < (
     SELECT
-      COALESCE(
-        (
-          SELECT
-            min(xip::text::bigint)
-          FROM
-            pg_snapshot_xip(s.snapshot) AS xip
-          WHERE
-            xip::text::bigint % 4294967296 NOT IN (
-              SELECT
-                a.backend_xid::text::bigint
-              FROM
-                pg_stat_activity a
-              WHERE
-                a.backend_xid IS NOT NULL
-                AND a.datid IS DISTINCT FROM (
-                  SELECT
-                    d.oid
-                  FROM
-                    pg_database d
-                  WHERE
-                    d.datname = current_database()
-                )
-              UNION ALL
-              SELECT
-                p.transaction::text::bigint
-              FROM
-                pg_prepared_xacts p
-              WHERE
-                p.database <> current_database()
-            )
-        ),
-        pg_snapshot_xmax(s.snapshot)::text::bigint
+      LEAST(
+        pg_current_xact_id_if_assigned()::text::bigint,
+        COALESCE(
+          (
+            SELECT
+              min(xip::text::bigint)
+            FROM
+              pg_snapshot_xip(s.snapshot) AS xip
+            WHERE
+              xip::text::bigint % 4294967296 NOT IN (
+                SELECT
+                  a.backend_xid::text::bigint
+                FROM
+                  pg_stat_activity a
+                WHERE
+                  a.backend_xid IS NOT NULL
+                  AND a.datid IS DISTINCT FROM (
+                    SELECT
+                      d.oid
+                    FROM
+                      pg_database d
+                    WHERE
+                      d.datname = current_database()
+                  )
+                UNION ALL
+                SELECT
+                  p.transaction::text::bigint
+                FROM
+                  pg_prepared_xacts p
+                WHERE
+                  p.database <> current_database()
+              )
+          ),
+          pg_snapshot_xmax(s.snapshot)::text::bigint
+        )
       )
     FROM
       (
