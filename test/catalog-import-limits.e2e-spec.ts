@@ -3,6 +3,7 @@ import { connect, type Socket } from 'node:net';
 import request from 'supertest';
 import { eventually } from './support/eventually';
 import { ErrorText } from '../src/common/errors/error-texts';
+import { CatalogImportSlots } from '../src/catalog/catalog-import-slots';
 import { createProduct, issueKey, type IssuedKey } from './support/fixtures';
 import { closeSuite, openSuite, type Suite } from './support/suite';
 
@@ -89,32 +90,25 @@ describe('catalog import: what it may take of the instance', () => {
         .set(headers)
         .set('Content-Type', 'text/csv')
         .send(csv);
+    const slots = s.t.app.get(CatalogImportSlots);
     const first = await stalled(writer.headers);
     const second = await stalled(writer.headers);
     // The two take their slots once their credentials are checked and the server waits for their files.
-    const caller = await eventually(async () => {
-      const response = await tryImport(writer.headers);
-      expect(response.status).toBe(429);
-      return response;
-    }, 10_000);
+    await eventually(() => expect(slots.inUse).toBe(2), 10_000);
+    const caller = await tryImport(writer.headers).expect(429);
     expect(caller.body.error).toBe(ErrorText.importsBusyForCaller);
     expect(caller.headers['retry-after']).toMatch(/^\d+$/);
     expect(typeof caller.body.requestId).toBe('string');
     const other = await issueKey(s.fx, brand, { permissions: ['products.write'] });
     const third = await stalled(other.headers);
     const another = await issueKey(s.fx, brand, { permissions: ['products.write'] });
-    const instance = await eventually(async () => {
-      const response = await tryImport(another.headers);
-      expect(response.status).toBe(429);
-      return response;
-    }, 10_000);
+    await eventually(() => expect(slots.inUse).toBe(3), 10_000);
+    const instance = await tryImport(another.headers).expect(429);
     expect(instance.body.error).toBe(ErrorText.importsBusy);
     // A client that gives up gives its slot back.
     for (const { socket } of [first, second, third]) socket.destroy();
-    await eventually(
-      async () => expect((await tryImport(writer.headers, 'article,name,priceKopeks\nA,x,1\n')).status).toBe(200),
-      10_000,
-    );
+    await eventually(() => expect(slots.inUse).toBe(0), 10_000);
+    await tryImport(writer.headers, 'article,name,priceKopeks\nA,x,1\n').expect(200);
   });
 
   it('keeps the event loop for others while a large file parses', async () => {

@@ -24,6 +24,11 @@ export class CatalogImportSlots {
     this.perCaller = config.get('CATALOG_IMPORTS_PER_CALLER', { infer: true });
   }
 
+  /** How many imports hold a slot on this instance now. */
+  get inUse(): number {
+    return this.running;
+  }
+
   /** Takes a slot for `caller`, or throws 429; the returned function gives it back (once). */
   take(caller: string): () => void {
     const own = this.byCaller.get(caller) ?? 0;
