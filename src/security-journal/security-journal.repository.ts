@@ -16,6 +16,19 @@ export interface JournalRow {
   details: Record<string, unknown>;
 }
 
+/** An entry's values in the order of the insert's columns (type … details). */
+const valuesOf = (entry: JournalRow): unknown[] => [
+  entry.type,
+  entry.brandId,
+  entry.targetBrandId,
+  entry.actorKind,
+  entry.actorId,
+  entry.method,
+  entry.path,
+  entry.ip,
+  JSON.stringify(entry.details),
+];
+
 /** The security_journal table. */
 @Injectable()
 export class SecurityJournalRepository {
@@ -26,17 +39,7 @@ export class SecurityJournalRepository {
     await (tx ?? this.db).query(
       `INSERT INTO security_journal (type, brand_id, target_brand_id, actor_kind, actor_id, method, path, ip, details)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      [
-        entry.type,
-        entry.brandId,
-        entry.targetBrandId,
-        entry.actorKind,
-        entry.actorId,
-        entry.method,
-        entry.path,
-        entry.ip,
-        JSON.stringify(entry.details),
-      ],
+      valuesOf(entry),
     );
   }
 
@@ -52,18 +55,7 @@ export class SecurityJournalRepository {
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, date_trunc('minute', now()))
        ON CONFLICT (repeat_of, repeat_minute) WHERE repeat_of IS NOT NULL
        DO UPDATE SET count = security_journal.count + 1`,
-      [
-        entry.type,
-        entry.brandId,
-        entry.targetBrandId,
-        entry.actorKind,
-        entry.actorId,
-        entry.method,
-        entry.path,
-        entry.ip,
-        JSON.stringify(entry.details),
-        repeatOf.slice(0, 160),
-      ],
+      [...valuesOf(entry), repeatOf.slice(0, 160)],
     );
   }
 
