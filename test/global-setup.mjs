@@ -20,6 +20,12 @@ function freePort() {
 }
 
 export default async function globalSetup() {
+  // The medium and e2e projects name this setup each; a run that selects both sets up once.
+  globalThis.__cilTestSetups = (globalThis.__cilTestSetups ?? 0) + 1;
+  if (globalThis.__cilTestSetups > 1) return;
+  // Each boot of the service appends a line here (test/support/boot-count.ts); the teardown sums them.
+  const boots = await mkdtemp(path.join(tmpdir(), 'cil-test-boots-'));
+  process.env.CIL_TEST_BOOTS_FILE = path.join(boots, 'boots');
   if (!process.env.DATABASE_URL) await startEmbeddedPostgres();
   await createTemplateDatabase(process.env.DATABASE_URL);
 }

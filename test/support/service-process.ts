@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { countBoot } from './boot-count';
 
 const DIST = path.resolve(__dirname, '../../dist');
 
@@ -43,6 +44,7 @@ export async function serviceEnv(
 export function spawnService(env: Record<string, string>, entry: 'main.js' | 'cluster.js' = 'main.js'): ServiceProcess {
   const script = path.join(DIST, entry);
   if (!existsSync(script)) throw new Error(`${script} is missing: run npm run build first (npm test does)`);
+  countBoot('process');
   let output = '';
   const child = spawn(process.execPath, [script], {
     env: {

@@ -8,6 +8,7 @@ import request from 'supertest';
 import { AppModule } from '../../src/app.module';
 import { parseTrustProxy } from '../../src/config/trust-proxy';
 import { APP_OPTIONS, createHttpAdapter, setupApp, type HttpPlatform } from '../../src/setup-app';
+import { countBoot } from './boot-count';
 
 export const TEST_SESSION_SECRET = 'test-session-secret-0123456789abcdef0123456789';
 export const ADMIN = { email: 'root@example.com', password: 'root-password-1' };
@@ -27,6 +28,7 @@ export interface TestAppOptions {
 
 /** The whole AppModule, set up exactly as main.ts does, on a real database. */
 export async function startTestApp(options: TestAppOptions): Promise<TestApp> {
+  countBoot('app');
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cil-test-data-'));
   const moduleRef = await Test.createTestingModule({
     imports: [
