@@ -4,7 +4,7 @@ import { describeAccess, routeTable } from './support/route-table';
  * Who may call what, from Nest's own metadata, against a reviewed snapshot: a route added, or a
  * permission changed, shows up as a diff in review (`npx jest test/route-access -u` after
  * checking it). Every route carries exactly one access decorator. The access matrix
- * (access-matrix.e2e-spec.ts) then calls every route as every kind of caller and checks that the
+ * (test/contract/access-matrix.ts) then calls every route as every kind of caller and checks that the
  * guards enforce what this table says.
  */
 describe('route access', () => {
