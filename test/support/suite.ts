@@ -26,12 +26,15 @@ export async function closeSuite(suite: Partial<Suite>): Promise<void> {
  * hooks run before and after every block's; a block reads `suite` in its own beforeAll. Blocks
  * make their own brands, so they see none of each other's data; they run one after the other.
  */
+type SuiteOptions = Omit<TestAppOptions, 'databaseUrl'>;
+
 export class SharedSuite {
   private opened?: Suite;
 
-  constructor(options: () => Promise<Omit<TestAppOptions, 'databaseUrl'>> | Omit<TestAppOptions, 'databaseUrl'>) {
+  /** `options`, or a function that gives them once the file's own servers (stubs) have started. */
+  constructor(options: SuiteOptions | (() => Promise<SuiteOptions>)) {
     beforeAll(async () => {
-      this.opened = await openSuite(await options());
+      this.opened = await openSuite(typeof options === 'function' ? await options() : options);
     });
     afterAll(() => closeSuite(this.opened ?? {}));
   }
