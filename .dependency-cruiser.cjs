@@ -4,7 +4,7 @@
 // rest is its own business. common/, config/ and database/ are shared mechanisms anyone may use.
 const EXPORTED = {
   'security-journal': ['security-journal.service.ts', 'brand-ownership.ts'],
-  'stock-ledger': ['stock-ledger.ts'],
+  'stock-ledger': ['stock-ledger.ts', 'stock-events.ts'],
   'inbound-events': ['inbound-events.ts'],
   outbox: ['outbox.ts', 'outbox-jobs.repository.ts'],
   orders: [
@@ -15,9 +15,21 @@ const EXPORTED = {
     // The full order answers of the personal-data export; its phone normalisation.
     'admin/orders.service.ts',
     'recipient-parsing.ts',
+    'order-events.ts',
   ],
-  returns: ['returns.service.ts'],
-  'domain-events': ['domain-events.ts', 'domain-events.sql.ts', 'event-columns.ts', 'event-types.ts', 'events-horizon.ts'],
+  returns: ['returns.service.ts', 'return-events.ts'],
+  'domain-events': [
+    'domain-events.ts',
+    'domain-events.sql.ts',
+    'event-columns.ts',
+    'event-family.ts',
+    'events-horizon.ts',
+    // The store's read side, which the events API pages through.
+    'events.repository.ts',
+    'event-cursor.ts',
+  ],
+  // Every owner's declaration of its events, which the webhooks offer to subscribe to.
+  'events-api': ['event-families.ts'],
   webhooks: [
     'webhooks.sql.ts',
     'webhook-dispatcher.ts',
@@ -34,6 +46,7 @@ const EXPORTED = {
     'catalog.sql.ts',
     // The import's own body declaration, which setup-app hands to both platforms' body handling.
     'catalog-import-body.ts',
+    'product-events.ts',
   ],
   identity: ['identity.sql.ts', 'brands.service.ts', 'users.service.ts'],
   inventory: ['inventory.service.ts'],
@@ -56,6 +69,7 @@ const FEATURES = [
   'catalog',
   'delivery',
   'domain-events',
+  'events-api',
   'health',
   'idempotency',
   'identity',

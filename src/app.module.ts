@@ -19,6 +19,7 @@ import { AdminAreaModule } from './admin-area/admin-area.module';
 import { CatalogModule } from './catalog/catalog.module';
 import { InventoryModule } from './inventory/inventory.module';
 import { DeliveryModule } from './delivery/delivery.module';
+import { EventsApiModule } from './events-api/events-api.module';
 import { InboundEventsModule } from './inbound-events/inbound-events.module';
 import { NotificationsModule } from './notifications/notifications.module';
 import { OutboxModule } from './outbox/outbox.module';
@@ -71,6 +72,7 @@ export class AppModule {
         DeliveryModule,
         NotificationsModule,
         WebhooksModule,
+        EventsApiModule,
         PersonalDataModule,
         RequestLogModule,
         AdminAreaModule,

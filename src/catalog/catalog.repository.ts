@@ -10,7 +10,7 @@ import { DomainEvents } from '../domain-events/domain-events';
 import { eventDataOf, type EventPart } from '../domain-events/domain-events.sql';
 import { jsonbObjectOf } from '../database/json-object.sql';
 import type { ProductEventData, ProductEventSize } from './dto/product-event-data';
-import type { PRODUCT_EVENT_TYPES } from '../domain-events/event-types';
+import type { PRODUCT_EVENT_TYPES } from './product-events';
 
 /**
  * A product's event data (contract §16): the product `p` as the change left it, its sizes in id

@@ -1,10 +1,11 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, type ColumnType } from 'typeorm';
+import type { EventColumns } from './event-columns';
 
-/** What an event can be about: the values the column's domain allows (migration DomainEventSubjectType). */
-export type DomainEventSubject = 'order' | 'return' | 'size' | 'product';
+/** What an event is about, named by its owner; the column's domain holds the values (migration DomainEventSubjectType). */
+export type DomainEventSubject = string;
 
 /**
- * What happened to an order, a return, a size's stock or a product, written in the transaction of the change (contract
+ * What happened to something an owner keeps, written in the transaction of the change (contract
  * §10): the outbound webhooks deliver from here, and the events API reads it (§16). `sequence`
  * counts one subject's events from 1.
  */
@@ -43,37 +44,22 @@ export class DomainEventEntity {
   @Column({ type: 'varchar', length: 64 })
   type: string;
 
-  /** NULL for a `stock.changed` event, whose data is in the `stock_*` columns (stock-ledger/stock-event-columns.ts). */
+  /** NULL for the events an owner keeps in typed columns of its own (keepColumnsOf). */
   @Column({ type: 'jsonb', nullable: true })
   data: Record<string, unknown> | null;
 
-  @Column({ name: 'stock_product_id', type: 'integer', nullable: true })
-  stockProductId: number | null;
-
-  @Column({ name: 'stock_article', type: 'text', nullable: true })
-  stockArticle: string | null;
-
-  @Column({ name: 'stock_storefront_article', type: 'text', nullable: true })
-  stockStorefrontArticle: string | null;
-
-  @Column({ name: 'stock_size', type: 'text', nullable: true })
-  stockSize: string | null;
-
-  @Column({ name: 'stock_delta', type: 'integer', nullable: true })
-  stockDelta: number | null;
-
-  @Column({ name: 'stock_after', type: 'integer', nullable: true })
-  stockAfter: number | null;
-
-  @Column({ name: 'stock_reason', type: 'text', nullable: true })
-  stockReason: string | null;
-
-  @Column({ name: 'stock_order_id', type: 'integer', nullable: true })
-  stockOrderId: number | null;
-
-  @Column({ name: 'stock_return_id', type: 'integer', nullable: true })
-  stockReturnId: number | null;
-
   @CreateDateColumn({ name: 'occurred_at', type: 'timestamptz' })
   occurredAt: Date;
+}
+
+/**
+ * Declares on the entity the typed columns an owner keeps its events in (EventColumns; its
+ * migration adds them), so the schema TypeORM describes (migration:generate, the schema-drift
+ * suite) has them. The owner calls it from a file of its own named `*.entity.ts`, which the
+ * entity globs load and its module imports.
+ */
+export function keepColumnsOf(kept: EventColumns): void {
+  for (const [column, type] of Object.values<readonly [string, string]>(kept.columns)) {
+    Column({ name: column, type: type as ColumnType, nullable: true })(DomainEventEntity.prototype, column);
+  }
 }

@@ -1,5 +1,3 @@
-import type { DomainEventSubject } from './domain-event.entity';
-
 /**
  * How an owner keeps its events' data in typed columns of domain_events instead of `data` (which
  * is NULL for them): where each field goes and its SQL type, and how the event's data is read back
@@ -9,7 +7,7 @@ import type { DomainEventSubject } from './domain-event.entity';
  */
 export interface EventColumns<F extends string = string> {
   /** Every event of this subject is kept so, and no other subject's. */
-  subject: DomainEventSubject;
+  subject: string;
   /** Each kept field's column and SQL type. */
   columns: { readonly [K in F]: readonly [column: string, type: string] };
   /**

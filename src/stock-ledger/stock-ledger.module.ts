@@ -3,6 +3,8 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DomainEventsModule } from '../domain-events/domain-events.module';
 import { StockLedger } from './stock-ledger';
 import { StockMovementEntity } from './stock-movement.entity';
+// Before the database starts: the ledger's event columns on DomainEventEntity (keepColumnsOf).
+import './stock-event.entity';
 
 /** The stock ledger alone (Inventory's), so the catalog (initial stock), inventory and orders use it without cycles. */
 @Module({

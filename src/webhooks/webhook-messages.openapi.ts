@@ -1,6 +1,6 @@
 import { getSchemaPath, type OpenAPIObject } from '@nestjs/swagger';
-import { EventResponse } from '../domain-events/dto/event.responses';
-import { EVENT_FAMILIES } from '../domain-events/event-types';
+import { EVENT_FAMILIES } from '../events-api/event-families';
+import { EventResponse } from '../events-api/dto/event.responses';
 import { EVENT_DATA_CLASSES } from './dto/event-data-classes';
 import { WebhookMessageBody, WebhookTestData } from './dto/webhook-message.body';
 import { TEST_EVENT_TYPE } from './event-types';

@@ -1,6 +1,6 @@
 import { ProductEventData } from '../../catalog/dto/product-event-data';
 import type { EventData } from '../../domain-events/dto/event-data';
-import type { EventFamily } from '../../domain-events/event-types';
+import type { EventFamily } from '../../events-api/event-families';
 import { OrderEventData } from '../../orders/dto/order-event-data';
 import { ReturnEventData } from '../../returns/dto/return-event-data';
 import { StockChangedData } from '../../stock-ledger/dto/stock-changed-data';

@@ -7,7 +7,7 @@ import { ErrorText } from '../common/errors/error-texts';
 import { EventPageResponse, EventResponse } from './dto/event.responses';
 import { ListEventsQueryDto } from './dto/list-events-query.dto';
 import { EventIdPipe } from './event-id.pipe';
-import { EVENT_READ_PERMISSIONS } from './event-types';
+import { EVENT_READ_PERMISSIONS } from './event-families';
 import { EventsService } from './events.service';
 
 const [FIRST, ...REST] = EVENT_READ_PERMISSIONS;

@@ -1,7 +1,7 @@
 import type { BrandPermission } from '../common/context/permissions';
 import { AppError } from '../common/errors/app-error';
 import { ErrorText } from '../common/errors/error-texts';
-import { EVENT_FAMILIES, familyOf } from './event-types';
+import { EVENT_FAMILIES, familyOf } from './event-families';
 
 /**
  * The event types a caller holding `held` reads (contract §16): those `types` names (a

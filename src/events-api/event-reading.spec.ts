@@ -2,7 +2,10 @@ import type { BrandPermission } from '../common/context/permissions';
 import { AppError } from '../common/errors/app-error';
 import { ErrorText } from '../common/errors/error-texts';
 import { assertReadable, readableTypes } from './event-reading';
-import { ORDER_EVENT_TYPES, PRODUCT_EVENT_TYPES, RETURN_EVENT_TYPES, STOCK_EVENT_TYPES } from './event-types';
+import { PRODUCT_EVENT_TYPES } from '../catalog/product-events';
+import { ORDER_EVENT_TYPES } from '../orders/order-events';
+import { RETURN_EVENT_TYPES } from '../returns/return-events';
+import { STOCK_EVENT_TYPES } from '../stock-ledger/stock-events';
 
 const holds = (...permissions: BrandPermission[]) => new Set(permissions);
 

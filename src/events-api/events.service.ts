@@ -3,11 +3,11 @@ import type { BrandContext } from '../common/context/request-context';
 import { AppError } from '../common/errors/app-error';
 import { ErrorText } from '../common/errors/error-texts';
 import { BrandOwnership } from '../security-journal/brand-ownership';
-import { decodeCursor, encodeCursor, START, type EventCursor } from './event-cursor';
+import { decodeCursor, encodeCursor, START, type EventCursor } from '../domain-events/event-cursor';
 import { assertReadable, assertReadsSomeFamily, readableTypes } from './event-reading';
 import type { EventPageResponse, EventResponse } from './dto/event.responses';
 import type { ListEventsQueryDto } from './dto/list-events-query.dto';
-import { EventsRepository, type EventRow } from './events.repository';
+import { EventsRepository, type EventRow } from '../domain-events/events.repository';
 
 /** The events API (contract §16): what a caller may read of its brand's events, in stream order. */
 @Injectable()
