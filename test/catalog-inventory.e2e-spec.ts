@@ -1,11 +1,8 @@
 import request from 'supertest';
-import { DataSource } from 'typeorm';
-import { StockLedger } from '../src/stock-ledger/stock-ledger';
 import { createProduct, Fixtures, issueKey, journal, siteWithKey, type IssuedKey } from './support/fixtures';
-import { seedOrder } from './support/orders-seed';
 import { countRows, stockAndLedger } from './support/stock-probe';
 import { closeSuite, openSuite } from './support/suite';
-import { withClient, type TestDatabase } from './support/test-database';
+import type { TestDatabase } from './support/test-database';
 import { type TestApp } from './support/test-app';
 
 describe('catalog, inventory, production API and platform orders', () => {
@@ -232,56 +229,8 @@ describe('catalog, inventory, production API and platform orders', () => {
         .send({ sizeId: 99999999, delta: 1, reason: 'x' })
         .expect(404);
     });
-
-    it('the ledger itself refuses a size of another brand: the transaction fails and nothing moves', async () => {
-      const own = await createProduct(fx, brandA, {
-        article: 'LDG-A',
-        priceKopeks: 1,
-        sizes: [{ name: 'S', stock: 4 }],
-      });
-      const foreign = await createProduct(fx, brandB, {
-        article: 'LDG-B',
-        priceKopeks: 1,
-        sizes: [{ name: 'S', stock: 4 }],
-      });
-      const ledger = t.app.get(StockLedger);
-      const apply = t.app.get(DataSource).transaction((tx) =>
-        ledger.apply(
-          tx,
-          brandA,
-          [own.sizes[0].id, foreign.sizes[0].id].map((sizeId) => ({
-            sizeId,
-            delta: -1,
-            reason: 'adjustment' as const,
-          })),
-          { kind: null, id: null },
-        ),
-      );
-      await expect(apply).rejects.toThrow('violates foreign key constraint "fk_stock_movements_size_brand"');
-      expect(await stockAndLedger(db.url, own.sizes[0].id)).toEqual({ stock: 4, ledger: 4 });
-      expect(await stockAndLedger(db.url, foreign.sizes[0].id)).toEqual({ stock: 4, ledger: 4 });
-    });
-
-    it("an order line's size is a size of the line's product, or the database refuses the line", async () => {
-      const [hat, cap] = await Promise.all(
-        ['LINE-HAT', 'LINE-CAP'].map((article) =>
-          createProduct(fx, brandA, { article, priceKopeks: 1, sizes: [{ name: 'S', stock: 1 }] }),
-        ),
-      );
-      const orderId = await seedOrder(db.url, brandA);
-      const line = (line: number, productId: number, sizeId: number) =>
-        withClient(db.url, (c) =>
-          c.query(
-            `INSERT INTO order_items (order_id, line, product_id, size_id, article, size, quantity, price_kopeks, line_total_kopeks)
-             VALUES ($1, $2, $3, $4, 'A', 'S', 1, 1, 1)`,
-            [orderId, line, productId, sizeId],
-          ),
-        );
-      await line(1, hat.id, hat.sizes[0].id);
-      await expect(line(2, hat.id, cap.sizes[0].id)).rejects.toThrow(
-        'violates foreign key constraint "fk_order_items_size_product"',
-      );
-    });
+    // What the schema itself refuses (another brand's size in the ledger, a line's size of another
+    // product) is test/medium/catalog-inventory.medium-spec.ts's.
   });
 
   describe('production API', () => {

@@ -8,14 +8,15 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** A short cache, so the bound is seen in seconds; the default's own bound (30 s) is the config's rule. */
 const CACHE_SECONDS = 1;
 
-/** Polls `verify` until the key is refused; how long that took after `since`. */
-async function msUntilRefused(sites: ProductionSitesService, key: string, since: number): Promise<number> {
+/** Polls `verify` until it answers as `works` says; how long that took after `since`. */
+async function msUntil(sites: ProductionSitesService, key: string, works: boolean, since: number): Promise<number> {
   while (Date.now() - since < CACHE_SECONDS * 1000 + 2_000) {
-    if ((await sites.verify(key)) === null) return Date.now() - since;
+    if (((await sites.verify(key)) !== null) === works) return Date.now() - since;
     await sleep(50);
   }
-  throw new Error('the key still works after the cache bound');
+  throw new Error(`the key ${works ? 'still fails' : 'still works'} after the cache bound`);
 }
+const msUntilRefused = (sites: ProductionSitesService, key: string, since: number) => msUntil(sites, key, false, since);
 
 describe('production sites: a change reaches every instance within the site-key cache', () => {
   let first: MediumSuite;
@@ -49,5 +50,28 @@ describe('production sites: a change reaches every instance within the site-key 
     );
     expect(entries).toHaveLength(1);
     expect(entries[0].details.name).toBe('Revoked workshop');
+  });
+
+  it('switching a site off stops its keys in every instance within the bound; switching it on restores them', async () => {
+    const brand = await mediumBrand(first);
+    const ctx = await superadminContext(first, brand);
+    const sites = [first.get(ProductionSitesService), second.get(ProductionSitesService)];
+    const site = await sites[0].create(ctx, { name: 'Seasonal' });
+    const { key } = await sites[0].issueKey(ctx, site.id);
+    for (const instance of sites) expect(await instance.verify(key)).not.toBeNull();
+    const offAt = Date.now();
+    expect(await sites[0].update(ctx, site.id, { active: false })).toMatchObject({ id: site.id, active: false });
+    const off = await Promise.all(sites.map((instance) => msUntil(instance, key, false, offAt)));
+    for (const ms of off) expect(ms).toBeLessThanOrEqual(CACHE_SECONDS * 1000 + 250);
+    const onAt = Date.now();
+    expect(await sites[0].update(ctx, site.id, { active: true })).toMatchObject({ id: site.id, active: true });
+    const on = await Promise.all(sites.map((instance) => msUntil(instance, key, true, onAt)));
+    for (const ms of on) expect(ms).toBeLessThanOrEqual(CACHE_SECONDS * 1000 + 250);
+    const entries = await first.dataSource.query(
+      `SELECT details FROM security_journal WHERE type = 'production_site_updated' AND details->>'siteId' = $1
+        ORDER BY id`,
+      [String(site.id)],
+    );
+    expect(entries.map((e: { details: { active: boolean } }) => e.details.active)).toEqual([false, true]);
   });
 });

@@ -27,3 +27,36 @@ export async function superadminContext(suite: MediumSuite, brandId: number): Pr
     brandId,
   };
 }
+
+// The catalog's fixtures (imports here, not at the top: helpers append to this file side by side).
+import { CatalogImportService } from '../../src/catalog/catalog-import.service';
+import { CatalogService, type ProductView } from '../../src/catalog/catalog.service';
+import type { CreateProductDto } from '../../src/catalog/dto/create-product.dto';
+import { AppError } from '../../src/common/errors/app-error';
+
+/** A product made through the catalog's service, named `Product <article>` unless given a name, as the e2e fixture does. */
+export async function mediumProduct(
+  suite: MediumSuite,
+  ctx: BrandContext,
+  input: Omit<CreateProductDto, 'name'> & { name?: string },
+): Promise<ProductView> {
+  return suite.get(CatalogService).create(ctx, { ...input, name: input.name ?? `Product ${input.article}` });
+}
+
+/** The brand's catalog export (GET /catalog/products/export's stream) read whole. */
+export async function exportedCsv(imports: CatalogImportService, ctx: BrandContext): Promise<string> {
+  let text = '';
+  for await (const chunk of imports.export(ctx)) text += String(chunk);
+  return text;
+}
+
+/** The AppError a service's call was refused with; fails when it was not refused, or with another error. */
+export async function appErrorOf(call: Promise<unknown>): Promise<AppError> {
+  try {
+    await call;
+  } catch (error) {
+    if (error instanceof AppError) return error;
+    throw error;
+  }
+  throw new Error('the call was not refused');
+}

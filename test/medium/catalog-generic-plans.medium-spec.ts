@@ -1,8 +1,9 @@
-import { DataSource } from 'typeorm';
-import { PreparedStatements } from '../src/database/prepared';
-import { LedgerSql } from '../src/stock-ledger/stock-ledger';
-import { withClient } from './support/test-database';
-import { closeSuite, openSuite, type Suite } from './support/suite';
+import { PreparedStatements } from '../../src/database/prepared';
+import { IdentityModule } from '../../src/identity/identity.module';
+import { LedgerSql } from '../../src/stock-ledger/stock-ledger';
+import { openMedium, type MediumSuite } from '../support/medium';
+import { mediumBrand } from '../support/medium-fixtures';
+import { withClient } from '../support/test-database';
 
 /*
  * The service runs every statement with a generic plan (plan_cache_mode), made once per
@@ -11,12 +12,13 @@ import { closeSuite, openSuite, type Suite } from './support/suite';
  * catalog, analysed.
  */
 describe('statement parts under generic plans', () => {
-  let s: Suite;
+  let s: MediumSuite;
   let brandId: number;
 
   beforeAll(async () => {
-    s = await openSuite();
-    brandId = await s.fx.brand();
+    // The database layer is the service's own (its pool and pipelined connections); a brand is all it needs.
+    s = await openMedium([IdentityModule]);
+    brandId = await mediumBrand(s);
     await withClient(s.db.url, async (client) => {
       await client.query(
         `WITH p AS (INSERT INTO products (brand_id, name, article, price_kopeks) VALUES ($1, 'Plan probe', 'PLAN-1', 100) RETURNING id)
@@ -28,15 +30,15 @@ describe('statement parts under generic plans', () => {
     });
   }, 60_000);
 
-  afterAll(() => closeSuite(s));
+  afterAll(() => s?.close());
 
   it("the pipelined reads connect as TypeORM's pool does: generic plans, the service named", async () => {
-    const statements = s.t.app.get(PreparedStatements);
+    const statements = s.get(PreparedStatements);
     const probe = {
       name: 'connection_settings_probe',
       text: "SELECT current_setting('plan_cache_mode') AS plans, current_setting('application_name') AS app",
     };
-    const [pooled] = await s.t.app.get(DataSource).query<Array<{ plans: string; app: string }>>(probe.text);
+    const [pooled] = await s.dataSource.query<Array<{ plans: string; app: string }>>(probe.text);
     const [pipelined] = await statements.read<{ plans: string; app: string }>(probe, []);
     expect(pooled).toEqual({ plans: 'force_generic_plan', app: 'commerce-integration-layer' });
     expect(pipelined).toEqual(pooled);

@@ -1,92 +1,103 @@
-import request from 'supertest';
-import { readToEnd, type ReadEvent } from './support/event-stream';
-import { eventually } from './support/eventually';
-import { issueKey, type IssuedKey } from './support/fixtures';
-import { closeSuite, openSuite, type Suite } from './support/suite';
-import { bearer } from './support/test-app';
-import { withClient } from './support/test-database';
-import { deliverAllPending } from './support/webhook-delivery';
-import { WebhookReceiver } from './support/webhook-receiver';
+import { CatalogModule } from '../../src/catalog/catalog.module';
+import { CatalogService } from '../../src/catalog/catalog.service';
+import type { CreateProductDto } from '../../src/catalog/dto/create-product.dto';
+import type { UpdateProductDto } from '../../src/catalog/dto/update-product.dto';
+import type { BrandContext } from '../../src/common/context/request-context';
+import type { ListEventsQueryDto } from '../../src/domain-events/dto/list-events-query.dto';
+import { EventsService } from '../../src/domain-events/events.service';
+import { IdentityModule } from '../../src/identity/identity.module';
+import { WebhookDispatcher } from '../../src/webhooks/webhook-dispatcher';
+import { WebhookEndpointsService } from '../../src/webhooks/webhook-endpoints.service';
+import { WebhooksModule } from '../../src/webhooks/webhooks.module';
+import { readToEnd, type ReadEvent } from '../support/event-stream';
+import { eventually } from '../support/eventually';
+import { openMedium, type MediumSuite } from '../support/medium';
+import { appErrorOf, mediumBrand, superadminContext } from '../support/medium-fixtures';
+import { WebhookReceiver } from '../support/webhook-receiver';
 
 /**
  * Product events (contract §16): `product.created` and `product.updated` on every kind of change,
- * the product as the change left it, numbered per product; read by GET /events and delivered to
- * an endpoint subscribed to them.
+ * the product as the change left it, numbered per product; read as the events API reads them and
+ * delivered to an endpoint subscribed to them. The events API's and the webhooks' HTTP sides are
+ * their own suites'.
  */
 describe('product events', () => {
-  let suite: Suite;
+  let s: MediumSuite;
   let receiver: WebhookReceiver;
-  let brand: number;
-  let writer: IssuedKey;
-  let reader: IssuedKey;
+  let ctx: BrandContext;
+  let catalog: CatalogService;
 
-  const http = () => suite.t.http;
-  const fetcher = async (query: string) => {
-    const response = await request(http()).get(`/events?${query}`).set(reader.headers);
-    return { status: response.status, body: response.body };
-  };
-
-  /** The brand's product events, once the readers' horizon has passed every stored one. */
+  /** The brand's product events through the events API's service, once its horizon has passed every stored one. */
   async function productEvents(): Promise<ReadEvent[]> {
-    const stored = await withClient(suite.db.url, async (c) => {
-      const rows = await c.query(
-        `SELECT count(*)::int AS n FROM domain_events WHERE brand_id = $1 AND subject = 'product'`,
-        [brand],
-      );
-      return rows.rows[0].n as number;
-    });
+    const [{ n: stored }]: Array<{ n: number }> = await s.dataSource.query(
+      `SELECT count(*)::int AS n FROM domain_events WHERE brand_id = $1 AND subject = 'product'`,
+      [ctx.brandId],
+    );
+    const events = s.get(EventsService);
+    const fetcher = async (query: string) => {
+      const params = new URLSearchParams(query);
+      const page: ListEventsQueryDto = {
+        limit: Number(params.get('limit') ?? 100),
+        after: params.get('after') ?? undefined,
+        types: 'product.*',
+      };
+      return { status: 200, body: await events.list(ctx, page) };
+    };
     return eventually(async () => {
       const all = (await readToEnd(fetcher)).events;
       expect(all).toHaveLength(stored);
-      return all.filter((e) => e.type.startsWith('product.'));
+      return all;
     });
   }
 
-  const create = (body: object) => request(http()).post('/catalog/products').set(writer.headers).send(body);
-  const patch = (id: number, body: object) =>
-    request(http()).patch(`/catalog/products/${id}`).set(writer.headers).send(body).expect(200);
+  /** Runs the delivery worker (off in this suite) until no delivery is pending. */
+  async function deliverAllPending(): Promise<void> {
+    const dispatcher = s.get(WebhookDispatcher);
+    for (let i = 0; i < 40; i++) {
+      await dispatcher.runOnce();
+      await dispatcher.drain();
+      const [{ n }]: Array<{ n: number }> = await s.dataSource.query(
+        `SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'pending'`,
+      );
+      if (n === 0) return;
+    }
+    throw new Error('deliveries still pending');
+  }
+
+  const create = (body: CreateProductDto) => catalog.create(ctx, body);
+  const patch = (id: number, body: UpdateProductDto) => catalog.update(ctx, id, body);
 
   beforeAll(async () => {
     receiver = new WebhookReceiver();
     await receiver.start();
-    suite = await openSuite({
-      env: {
-        WEBHOOK_WORKER: 'false',
-        WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-        SECRETS_ENCRYPTION_KEY: 'ab'.repeat(32),
-        RATE_LIMIT_PER_SECOND: '100000',
-        RATE_LIMIT_BURST: '100000',
-      },
+    s = await openMedium([IdentityModule, CatalogModule, WebhooksModule], {
+      env: { WEBHOOK_WORKER: 'false', WEBHOOK_ALLOW_PRIVATE_URLS: 'true', SECRETS_ENCRYPTION_KEY: 'ab'.repeat(32) },
     });
-    brand = await suite.fx.brand();
-    writer = await issueKey(suite.fx, brand, { permissions: ['products.write', 'products.read'] });
-    reader = await issueKey(suite.fx, brand, { permissions: ['products.read'] });
-    await request(http())
-      .post(`/admin/brands/${brand}/webhook-endpoints`)
-      .set(bearer(suite.fx.admin))
-      .send({ url: receiver.url('/products'), eventTypes: ['product.created', 'product.updated'] })
-      .expect(201);
+    catalog = s.get(CatalogService);
+    ctx = await superadminContext(s, await mediumBrand(s));
+    await s.get(WebhookEndpointsService).create(ctx, {
+      url: receiver.url('/products'),
+      eventTypes: ['product.created', 'product.updated'],
+    });
   });
   afterAll(async () => {
-    await closeSuite(suite);
+    await s?.close();
     await receiver?.stop();
   });
 
   it('records created, then updated on every kind of change, each the product as left, numbered per product', async () => {
-    const first = (
-      await create({
-        name: 'Linen shirt',
-        article: 'PE-1',
-        storefrontArticle: 'SF-PE-1',
-        priceKopeks: 9900,
-        sizes: [
-          { name: 'M', stock: 3 },
-          { name: 'S', priceKopeks: 9500 },
-        ],
-      }).expect(201)
-    ).body as { id: number; sizes: Array<{ id: number; name: string }> };
-    const other = (await create({ name: 'Cap', article: 'PE-2', priceKopeks: 100 }).expect(201)).body as { id: number };
-    const [m, s] = first.sizes.map((size) => size.id);
+    const first = await create({
+      name: 'Linen shirt',
+      article: 'PE-1',
+      storefrontArticle: 'SF-PE-1',
+      priceKopeks: 9900,
+      sizes: [
+        { name: 'M', stock: 3 },
+        { name: 'S', priceKopeks: 9500 },
+      ],
+    });
+    const other = await create({ name: 'Cap', article: 'PE-2', priceKopeks: 100 });
+    const [m, sm] = first.sizes.map((size) => size.id);
     const product = (over: object, sizes: object[]) => ({
       productId: first.id,
       article: 'PE-1',
@@ -98,7 +109,7 @@ describe('product events', () => {
     });
     const twoSizes = [
       { sizeId: m, name: 'M', priceKopeks: null },
-      { sizeId: s, name: 'S', priceKopeks: 9500 },
+      { sizeId: sm, name: 'S', priceKopeks: 9500 },
     ];
 
     await patch(first.id, { name: 'Linen shirt II' });
@@ -143,16 +154,12 @@ describe('product events', () => {
     ]);
 
     // A failed change records nothing.
-    await create({ name: 'Clash', article: 'PE-1B', priceKopeks: 1 }).expect(409);
-    await request(http())
-      .patch(`/catalog/products/${other.id}`)
-      .set(writer.headers)
-      .send({ article: 'PE-1B' })
-      .expect(409);
+    expect((await appErrorOf(create({ name: 'Clash', article: 'PE-1B', priceKopeks: 1 }))).status).toBe(409);
+    expect((await appErrorOf(patch(other.id, { article: 'PE-1B' }))).status).toBe(409);
     expect(await productEvents()).toEqual(events);
 
     // Each is also the message of the subscribed endpoint.
-    await deliverAllPending(suite.t, suite.db.url);
+    await deliverAllPending();
     expect(receiver.at('/products')).toHaveLength(events.length);
     const key = (x: { type: string; data: Record<string, unknown> }) =>
       `${String(x.data.productId)}:${String(x.data.sequence)}`;
@@ -165,16 +172,13 @@ describe('product events', () => {
   });
 
   it('concurrent changes of one product: one event each, numbered without a gap', async () => {
-    const created = (await create({ name: 'Scarf', article: 'PE-3', priceKopeks: 100 }).expect(201)).body as {
-      id: number;
-    };
+    const created = await create({ name: 'Scarf', article: 'PE-3', priceKopeks: 100 });
     await Promise.all(Array.from({ length: 8 }, (_, i) => patch(created.id, { priceKopeks: 200 + i })));
     const events = (await productEvents()).filter((e) => e.data.productId === created.id);
     expect(events.map((e) => e.data.sequence).sort((a, b) => Number(a) - Number(b))).toEqual([
       1, 2, 3, 4, 5, 6, 7, 8, 9,
     ]);
     const last = events.reduce((a, b) => (Number(a.data.sequence) > Number(b.data.sequence) ? a : b));
-    const now = await request(http()).get(`/catalog/products/${created.id}`).set(writer.headers).expect(200);
-    expect(last.data.priceKopeks).toBe(now.body.priceKopeks);
+    expect(last.data.priceKopeks).toBe((await catalog.get(ctx, created.id)).priceKopeks);
   });
 });

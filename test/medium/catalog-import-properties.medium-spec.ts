@@ -1,11 +1,14 @@
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import fc from 'fast-check';
-import request from 'supertest';
-import { guardFormula } from '../src/catalog/csv-formula-cells';
-import { MAX_PRICE_KOPEKS } from '../src/common/validation/money';
-import { issueKey, type IssuedKey } from './support/fixtures';
-import { closeSuite, openSuite, type Suite } from './support/suite';
+import { CatalogImportService } from '../../src/catalog/catalog-import.service';
+import { guardFormula } from '../../src/catalog/csv-formula-cells';
+import type { BrandContext } from '../../src/common/context/request-context';
+import { MAX_PRICE_KOPEKS } from '../../src/common/validation/money';
+import { IdentityModule } from '../../src/identity/identity.module';
+import { InventoryModule } from '../../src/inventory/inventory.module';
+import { openMedium, type MediumSuite } from '../support/medium';
+import { exportedCsv, mediumBrand, mediumProduct, superadminContext } from '../support/medium-fixtures';
 
 const COLUMNS = ['article', 'name', 'storefrontArticle', 'priceKopeks', 'size', 'sizePriceKopeks'];
 
@@ -81,46 +84,44 @@ function rowsOf(products: GeneratedProduct[]): string[][] {
  * imported again is unchanged, and a generated file imported then exported gives its own rows.
  */
 describe('catalog import and export, for generated catalogs', () => {
-  let s: Suite;
+  let s: MediumSuite;
+  let imports: CatalogImportService;
+  let admin: BrandContext;
 
   beforeAll(async () => {
-    s = await openSuite({ env: { RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000' } });
+    s = await openMedium([IdentityModule, InventoryModule]);
+    imports = s.get(CatalogImportService);
+    admin = await superadminContext(s, await mediumBrand(s));
   });
-  afterAll(() => closeSuite(s));
+  afterAll(() => s?.close());
 
-  const newBrand = async (): Promise<IssuedKey> =>
-    issueKey(s.fx, await s.fx.brand(), { permissions: ['products.write', 'products.read'] });
-  const exportOf = async (key: IssuedKey) =>
-    (await request(s.t.http).get('/catalog/products/export').set(key.headers).buffer(true).expect(200)).text;
-  const importInto = (key: IssuedKey, body: string | Buffer) =>
-    request(s.t.http).post('/catalog/products/import').set(key.headers).set('Content-Type', 'text/csv').send(body);
+  /** The one superadministrator (a user's password hash costs more than a brand) in a brand of its own. */
+  const newBrand = async (): Promise<BrandContext> => ({ ...admin, brandId: await mediumBrand(s) });
+  const exportOf = (ctx: BrandContext) => exportedCsv(imports, ctx);
+  const importInto = (ctx: BrandContext, body: string | Buffer) =>
+    imports.import(ctx, Buffer.isBuffer(body) ? body : Buffer.from(body, 'utf8'), false);
 
   it('export then import changes nothing', async () => {
     await fc.assert(
       fc.asyncProperty(catalog, async (products) => {
-        const key = await newBrand();
+        const ctx = await newBrand();
         for (const product of products) {
-          await request(s.t.http)
-            .post('/catalog/products')
-            .set(key.headers)
-            .send({
-              ...product,
-              storefrontArticle: product.storefrontArticle ?? undefined,
-              sizes: product.sizes.map((z) => ({ name: z.name, priceKopeks: z.priceKopeks ?? undefined })),
-            })
-            .expect(201);
+          await mediumProduct(s, ctx, {
+            ...product,
+            storefrontArticle: product.storefrontArticle ?? undefined,
+            sizes: product.sizes.map((z) => ({ name: z.name, priceKopeks: z.priceKopeks ?? undefined })),
+          });
         }
-        const exported = await exportOf(key);
+        const exported = await exportOf(ctx);
         expect(parse(exported)).toEqual([COLUMNS, ...rowsOf(products)]);
-        const answer = await importInto(key, exported).expect(200);
-        expect(answer.body).toEqual({
+        expect(await importInto(ctx, exported)).toEqual({
           created: 0,
           updated: 0,
           unchanged: products.length,
           sizesCreated: 0,
           dryRun: false,
         });
-        expect(await exportOf(key)).toBe(exported);
+        expect(await exportOf(ctx)).toBe(exported);
       }),
       { numRuns: 20 },
     );
@@ -161,16 +162,15 @@ describe('catalog import and export, for generated catalogs', () => {
         });
         // A cell with a line break is quoted (RFC 4180): unquoted, either ending ends the line (contract §18).
         const csv = stringify([COLUMNS, ...lines], { delimiter, record_delimiter: eol, quoted_match: /[\r\n]/ });
-        const key = await newBrand();
-        const answer = await importInto(key, Buffer.from((bom ? '\ufeff' : '') + csv, 'utf8')).expect(200);
-        expect(answer.body).toEqual({
+        const ctx = await newBrand();
+        expect(await importInto(ctx, Buffer.from((bom ? '\ufeff' : '') + csv, 'utf8'))).toEqual({
           created: products.length,
           updated: 0,
           unchanged: 0,
           sizesCreated: products.reduce((n, p) => n + p.sizes.length, 0),
           dryRun: false,
         });
-        expect(parse(await exportOf(key))).toEqual([COLUMNS, ...rowsOf(products)]);
+        expect(parse(await exportOf(ctx))).toEqual([COLUMNS, ...rowsOf(products)]);
       }),
       { numRuns: 30 },
     );
