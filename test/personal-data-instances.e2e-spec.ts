@@ -38,15 +38,15 @@ const piecesOf = (who: Buyer) => [
 ];
 
 /**
- * Two real service processes on one database (contract §17): their retention sweeps run together
- * and anonymise each due order once, journaled once; and the log of the whole run, the flows of
- * payment, carrier (whose refusal quotes the recipient) and mails without SMTP_URL included,
- * holds no buyer's phone, e-mail, name or comment.
+ * The service as a process (contract §17): the log of the whole run, the flows of payment, carrier
+ * (whose refusal quotes the recipient), mails without SMTP_URL and the retention sweep included,
+ * holds no buyer's phone, e-mail, name or comment. Two instances sweeping together:
+ * test/medium/personal-data-retention.medium-spec.ts.
  */
-describe('personal data on two instances', () => {
+describe('personal data in the service’s log', () => {
   let db: TestDatabase;
   let carrier: CarrierStub;
-  let services: ServiceProcess[] = [];
+  let service: ServiceProcess;
 
   beforeAll(async () => {
     db = await createTestDatabase();
@@ -64,23 +64,22 @@ describe('personal data on two instances', () => {
       OUTBOX_RETRY_BASE_MS: '100',
       OUTBOX_RETRY_MAX_MS: '400',
     };
-    services = [spawnService(await serviceEnv(db.url, env)), spawnService(await serviceEnv(db.url, env))];
-    await Promise.all(services.map((service) => waitForHealth(service)));
+    service = spawnService(await serviceEnv(db.url, env));
+    await waitForHealth(service);
   });
   afterAll(async () => {
-    await Promise.all(services.map((service) => stopService(service)));
+    if (service) await stopService(service);
     await carrier?.stop();
     await db?.drop();
   });
 
   it('anonymises each due order once, journaled once, and no log line names a buyer', async () => {
-    const [a, b] = services;
     const admin = {
-      Authorization: `Bearer ${(await callService(a, 'POST', '/auth/login', SERVICE_ADMIN)).body.token}`,
+      Authorization: `Bearer ${(await callService(service, 'POST', '/auth/login', SERVICE_ADMIN)).body.token}`,
     };
     const brand = (
       await callService(
-        a,
+        service,
         'POST',
         '/admin/brands',
         { name: 'Twins', slug: 'twins', staffEmail: 'staff@twins.example' },
@@ -88,12 +87,12 @@ describe('personal data on two instances', () => {
       )
     ).body.id as number;
     const issue = async (permissions: string[]) => ({
-      Authorization: `Bearer ${(await callService(a, 'POST', `/admin/brands/${brand}/integration-keys`, { name: 'k', permissions }, admin)).body.key}`,
+      Authorization: `Bearer ${(await callService(service, 'POST', `/admin/brands/${brand}/integration-keys`, { name: 'k', permissions }, admin)).body.key}`,
     });
     const catalog = await issue(['products.write']);
     const clerk = await issue(['orders.write', 'orders.read', 'orders.create_partner']);
     const product = await callService(
-      a,
+      service,
       'POST',
       '/catalog/products',
       { name: 'Tee', article: 'T', storefrontArticle: 'SF-T', priceKopeks: 10000, sizes: [{ name: 'S', stock: 500 }] },
@@ -104,7 +103,6 @@ describe('personal data on two instances', () => {
     const buyers = Array.from({ length: 24 }, buyer);
     const orderIds: number[] = [];
     for (const [i, who] of buyers.entries()) {
-      const service = services[i % 2];
       const created = await callService(
         service,
         'POST',
@@ -127,7 +125,7 @@ describe('personal data on two instances', () => {
     // A platform order through payment, a refused then accepted carrier registration, mails and delivery.
     const platformBuyer = buyer();
     const platform = await callService(
-      b,
+      service,
       'POST',
       '/orders/admin',
       {
@@ -139,7 +137,7 @@ describe('personal data on two instances', () => {
       clerk,
     );
     expect(platform.status).toBe(201);
-    const signed = async (service: ServiceProcess, path: string, secret: string, body: object) => {
+    const signed = async (path: string, secret: string, body: object) => {
       const raw = JSON.stringify(body);
       const response = await fetch(`${service.baseUrl}${path}`, {
         method: 'POST',
@@ -152,7 +150,7 @@ describe('personal data on two instances', () => {
       expect(response.status).toBe(200);
     };
     const { id: platformId, orderNumber, totalKopeks } = platform.body.order;
-    await signed(a, '/payments/webhook', PAYMENT_SECRET, {
+    await signed('/payments/webhook', PAYMENT_SECRET, {
       eventId: 'pay-1',
       orderNumber,
       amountKopeks: totalKopeks,
@@ -160,11 +158,11 @@ describe('personal data on two instances', () => {
       paidAt: new Date().toISOString(),
     });
     const uuid = await eventually(async () => {
-      const current = await callService(a, 'GET', `/orders/admin/${platformId}`, undefined, clerk);
+      const current = await callService(service, 'GET', `/orders/admin/${platformId}`, undefined, clerk);
       expect(current.body.carrierOrderUuid).toEqual(expect.any(String));
       return current.body.carrierOrderUuid as string;
     });
-    await signed(b, '/carrier/webhook', CARRIER_SECRET, {
+    await signed('/carrier/webhook', CARRIER_SECRET, {
       eventId: 'car-1',
       carrierOrderUuid: uuid,
       status: 'delivered',
@@ -172,12 +170,12 @@ describe('personal data on two instances', () => {
     });
     orderIds.push(platformId);
     await eventually(async () => {
-      const jobs = await callService(a, 'GET', '/admin/outbox?state=pending', undefined, admin);
+      const jobs = await callService(service, 'GET', '/admin/outbox?state=pending', undefined, admin);
       expect(jobs.body.counts.pending).toBe(0);
     });
     // An export by phone: its query string is no part of any log line or journal path.
     const exported = await callService(
-      b,
+      service,
       'GET',
       `/admin/brands/${brand}/personal-data/export?phone=${encodeURIComponent(platformBuyer.phone)}`,
       undefined,
@@ -185,9 +183,9 @@ describe('personal data on two instances', () => {
     );
     expect(exported.body.orders).toHaveLength(1);
 
-    // Both instances sweep every second once the brand keeps data for 0 days.
+    // The instance sweeps every second once the brand keeps data for 0 days.
     const retention = `/admin/brands/${brand}/personal-data/retention`;
-    expect((await callService(a, 'PUT', retention, { days: 0 }, admin)).status).toBe(200);
+    expect((await callService(service, 'PUT', retention, { days: 0 }, admin)).status).toBe(200);
     await eventually(async () => {
       const left = await withClient(db.url, (c) =>
         c.query('SELECT count(*)::int AS n FROM orders WHERE personal_data_erased_at IS NULL'),
@@ -202,7 +200,7 @@ describe('personal data on two instances', () => {
     );
     expect(events.rows.map((row) => row.n)).toEqual(orderIds.map(() => 1));
     const journal = await callService(
-      a,
+      service,
       'GET',
       `/admin/brands/${brand}/security-journal?type=personal_data_erased&limit=200`,
       undefined,
@@ -215,7 +213,7 @@ describe('personal data on two instances', () => {
     expect(journaled.sort((x, y) => x - y)).toEqual([...orderIds].sort((x, y) => x - y));
 
     // The run's whole log: the flows ran (mails logged, the refusal retried) and named no buyer.
-    const log = services.map((service) => service.output()).join('\n');
+    const log = service.output();
     expect(log).toContain('mail (SMTP_URL not set)');
     expect(log).toContain('outbox job failed');
     expect(log).toContain('/personal-data/export');

@@ -3,22 +3,24 @@ import type {
   KeyRequestResponse as LoggedRequest,
   KeyUsageResponse as Usage,
 } from '../src/request-log/dto/request-log.responses';
-import { PRUNE_LOCK_KEY } from '../src/request-log/request-log.repository';
-import { KEPT_429_PER_MINUTE, RequestRecorder } from '../src/request-log/request-recorder';
+import { KEPT_429_PER_MINUTE } from '../src/request-log/request-recorder';
 import { eventually } from './support/eventually';
 import { createProduct, issueKey, journal, type IssuedKey } from './support/fixtures';
 import { closeSuite, openSuite, type Suite } from './support/suite';
 import { serviceEnv, spawnService, stopService, waitForHealth } from './support/service-process';
 import { withClient } from './support/test-database';
-import { bearer, startTestApp, type TestApp } from './support/test-app';
+import { bearer } from './support/test-app';
 
 const WEBHOOK = '/orders/integrations/partner/webhook';
 const ENV = { REQUEST_LOG_FLUSH_MS: '100', RATE_LIMIT_BURST: '30', RATE_LIMIT_PER_SECOND: '1000' };
-/** Long enough for several flushes of every instance here: what a later flush would count twice has been written. */
+/** Long enough for several flushes: what a later flush would count twice has been written. */
 const severalFlushes = () => new Promise((resolve) => setTimeout(resolve, 4 * Number(ENV.REQUEST_LOG_FLUSH_MS)));
 const RECIPIENT = { fullName: 'Ivanova Maria Petrovna', phone: '+7 912 345-67-89' };
 
-/** Contract §15: the request log of an integration key, on a real database, as a brand's administrator reads it. */
+/**
+ * Contract §15: the request log of an integration key, on a real database, as a brand's administrator reads it.
+ * Several instances on one database, a shutdown's flush and the pruning: test/medium/request-log-instances.medium-spec.ts.
+ */
 describe('the request log of an integration key', () => {
   let s: Suite;
   let brand: number;
@@ -226,30 +228,6 @@ describe('the request log of an integration key', () => {
     ]);
   });
 
-  it('two instances refusing one key keep at most the few a minute between them, and count every 429', async () => {
-    const second = await startTestApp({ databaseUrl: s.db.url, env: ENV });
-    try {
-      const key = await issueKey(s.fx, brand, { permissions: ['orders.read'] });
-      const responses = (
-        await Promise.all(
-          [s.t.http, second.http].map((http) =>
-            Promise.all(
-              Array.from({ length: 45 }, () => request(http).get('/orders/admin/all?limit=1').set(key.headers)),
-            ),
-          ),
-        )
-      ).flat();
-      const counted = tally(responses);
-      await eventually(async () => expect((await usageOf(key)).last24h).toEqual(counted), 5000);
-      await severalFlushes();
-      const listed = await requestsOf(key, '?limit=200');
-      expect(listed.reduce((sum, item) => sum + item.count, 0)).toBe(counted.byStatus['429']);
-      expect(listed.length).toBeLessThanOrEqual(2 * (KEPT_429_PER_MINUTE + 1));
-    } finally {
-      await second.close();
-    }
-  });
-
   it('keeps an error text with a NUL and without the values the request sent', async () => {
     const key = await issueKey(s.fx, brand, { permissions: ['orders.read'] });
     const email = 'ivanova.maria@example.com';
@@ -351,49 +329,6 @@ describe('the request log of an integration key', () => {
     await request(s.t.http).get(`${keysPath()}/${key.id}/usage`).set(key.headers).expect(403);
   });
 
-  it('two instances on one database add up exactly, and nothing is counted twice', async () => {
-    const second = await startTestApp({ databaseUrl: s.db.url, env: ENV });
-    try {
-      const key = await issueKey(s.fx, brand, { permissions: ['orders.read'] });
-      const sends: Array<Promise<Response>> = [];
-      for (const [http, ok, missing] of [
-        [s.t.http, 7, 3],
-        [second.http, 5, 4],
-      ] as const) {
-        for (let i = 0; i < ok; i++) sends.push(request(http).get('/orders/admin/all?limit=1').set(key.headers));
-        for (let i = 0; i < missing; i++) sends.push(request(http).get('/orders/admin/999999').set(key.headers));
-      }
-      const responses = await Promise.all(sends);
-      expect(tally(responses)).toEqual({ total: 19, byStatus: { '200': 12, '404': 7 } });
-      await eventually(async () => expect((await usageOf(key)).last24h).toEqual(tally(responses)), 5000);
-      expect(await requestsOf(key)).toHaveLength(7);
-      await severalFlushes();
-      expect((await usageOf(key)).last24h).toEqual(tally(responses));
-    } finally {
-      await second.close();
-    }
-  });
-
-  it('writes what an instance counted when it shuts down', async () => {
-    // Its timer writes every 4 s (the longest allowed), so it rarely writes anything here; whatever it
-    // has not written when close() returns must be there, which holds however slow the machine is.
-    const key = await issueKey(s.fx, brand, { permissions: ['orders.read'] });
-    const stopping: TestApp = await startTestApp({
-      databaseUrl: s.db.url,
-      env: { ...ENV, REQUEST_LOG_FLUSH_MS: '4000' },
-    });
-    try {
-      for (let i = 0; i < 4; i++) {
-        await request(stopping.http).get('/orders/admin/all?limit=1').set(key.headers).expect(200);
-      }
-      await request(stopping.http).get('/orders/admin/999999').set(key.headers).expect(404);
-    } finally {
-      await stopping.close();
-    }
-    expect((await usageOf(key)).last24h).toEqual({ total: 5, byStatus: { '200': 4, '404': 1 } });
-    expect(await requestsOf(key)).toEqual([expect.objectContaining({ status: 404, path: '/orders/admin/999999' })]);
-  });
-
   it('writes what the service counted when SIGTERM stops it, answers in flight included', async () => {
     const key = await issueKey(s.fx, brand, { permissions: ['orders.read'] });
     // Its timer would write after 4 s: everything here is written by the shutdown's flush.
@@ -431,48 +366,5 @@ describe('the request log of an integration key', () => {
     expect((await usageOf(key)).last24h).toEqual({ total: statuses.length, byStatus });
     const listed = await requestsOf(key, '?limit=200');
     expect(listed.reduce((sum, item) => sum + item.count, 0)).toBe(statuses.filter((status) => status >= 400).length);
-  });
-
-  it('prunes what is older than 30 days, one instance at a time', async () => {
-    const key = await issueKey(s.fx, brand, { permissions: ['orders.read'] });
-    await request(s.t.http).get('/orders/admin/999999').set(key.headers).expect(404);
-    await eventually(async () => expect(await requestsOf(key)).toHaveLength(1), 5000);
-    await withClient(s.db.url, async (client) => {
-      await client.query(
-        `INSERT INTO request_failures (key_id, at, method, route, path, status, error, request_id, duration_ms, ip)
-         VALUES ($1, now() - interval '31 days', 'GET', '/orders/admin/:orderId', '/orders/admin/1', 404, 'Not found', 'old', 1, '127.0.0.1')`,
-        [key.id],
-      );
-      await client.query(
-        `INSERT INTO request_counts (key_id, minute, method, route, status, count)
-         VALUES ($1, date_trunc('minute', now() - interval '31 days'), 'GET', '/orders/admin/:orderId', 404, 9)`,
-        [key.id],
-      );
-    });
-    expect(await requestsOf(key)).toHaveLength(2);
-
-    const recorder = s.t.app.get(RequestRecorder);
-    // While another instance prunes (holds the turn), this one skips.
-    const held = await withClient(s.db.url, async (client) => {
-      await client.query('BEGIN');
-      await client.query('SELECT pg_advisory_xact_lock($1)', [PRUNE_LOCK_KEY]);
-      const pruned = await recorder.prune();
-      await client.query('ROLLBACK');
-      return pruned;
-    });
-    expect(held).toBe(false);
-    expect(await requestsOf(key)).toHaveLength(2);
-
-    expect(await recorder.prune()).toBe(true);
-    const left = await requestsOf(key);
-    expect(left).toEqual([expect.objectContaining({ path: '/orders/admin/999999' })]);
-    const oldCounts = await withClient(s.db.url, async (client) =>
-      client.query(
-        `SELECT count(*)::int AS n FROM request_counts WHERE key_id = $1 AND minute < now() - interval '30 days'`,
-        [key.id],
-      ),
-    );
-    expect(oldCounts.rows).toEqual([{ n: 0 }]);
-    expect((await usageOf(key)).last24h).toEqual({ total: 1, byStatus: { '404': 1 } });
   });
 });

@@ -1,4 +1,14 @@
 import { randomBytes } from 'node:crypto';
+import type { IntegrationKeyPrincipal } from '../../src/access-keys/integration-key.principal';
+import { IntegrationKeysService } from '../../src/access-keys/integration-keys.service';
+import { CatalogImportService } from '../../src/catalog/catalog-import.service';
+import { CatalogService, type ProductView } from '../../src/catalog/catalog.service';
+import type { CreateProductDto } from '../../src/catalog/dto/create-product.dto';
+import { AppError } from '../../src/common/errors/app-error';
+import type { BrandPermission } from '../../src/common/context/permissions';
+import type { PartnerOrderDto } from '../../src/orders/dto/partner-order.dto';
+import type { OrderRef } from '../../src/orders/new-order';
+import { PartnerWebhookService } from '../../src/orders/storefront/partner-webhook.service';
 import type { BrandContext } from '../../src/common/context/request-context';
 import { BrandsService } from '../../src/identity/brands.service';
 import { UserPrincipal } from '../../src/identity/user-principal';
@@ -28,12 +38,6 @@ export async function superadminContext(suite: MediumSuite, brandId: number): Pr
   };
 }
 
-// The catalog's fixtures (imports here, not at the top: helpers append to this file side by side).
-import { CatalogImportService } from '../../src/catalog/catalog-import.service';
-import { CatalogService, type ProductView } from '../../src/catalog/catalog.service';
-import type { CreateProductDto } from '../../src/catalog/dto/create-product.dto';
-import { AppError } from '../../src/common/errors/app-error';
-
 /** A product made through the catalog's service, named `Product <article>` unless given a name, as the e2e fixture does. */
 export async function mediumProduct(
   suite: MediumSuite,
@@ -59,4 +63,44 @@ export async function appErrorOf(call: Promise<unknown>): Promise<AppError> {
     throw error;
   }
   throw new Error('the call was not refused');
+}
+
+/** An integration key of `ctx`'s brand, issued by the access-keys service, and the principal its guard makes of it. */
+export async function mediumIntegrationKey(
+  suite: MediumSuite,
+  ctx: BrandContext,
+  grant: { permissions?: BrandPermission[]; fullAccess?: boolean; name?: string },
+): Promise<{ id: number; key: string; principal: IntegrationKeyPrincipal }> {
+  const keys = suite.get(IntegrationKeysService);
+  const issued = await keys.issue(ctx, { name: 'Medium integration', ...grant });
+  const principal = await keys.verify(issued.key, '127.0.0.1');
+  if (!principal) throw new Error('a key just issued does not verify');
+  return { id: issued.id, key: issued.key, principal };
+}
+
+/** The context of a request made with an integration key in its brand, as the guard chain hands it to services. */
+export function keyContext(principal: IntegrationKeyPrincipal, path = '/medium'): BrandContext {
+  return {
+    requestId: `medium-${randomBytes(4).toString('hex')}`,
+    ip: '127.0.0.1',
+    method: 'GET',
+    path,
+    principal,
+    brandId: principal.boundBrandId,
+  };
+}
+
+/** A storefront order through the storefront webhook's service (a session's context: its key is no statement's). */
+export async function mediumStorefrontOrder(
+  suite: MediumSuite,
+  ctx: BrandContext,
+  order: { partnerOrderId: string; article: string; size: string; quantity?: number } & Partial<PartnerOrderDto>,
+): Promise<OrderRef> {
+  const { article, size, quantity, ...body } = order;
+  const answer = await suite.get(PartnerWebhookService).accept(ctx, {
+    recipient: { fullName: 'Medium Buyer', phone: '+79000000000' },
+    items: [{ article, size, quantity: quantity ?? 1 }],
+    ...body,
+  });
+  return answer.body.order;
 }
