@@ -28,6 +28,8 @@ describe('sessions: login, logout, me, tokens and CSRF', () => {
       expect(cookie).toContain(`session=${response.body.token}`);
       expect(cookie).toMatch(/HttpOnly/i);
       expect(cookie).toMatch(/SameSite=Lax/i);
+      // Plain HTTP (SESSION_COOKIE_SECURE unset); admin-area.e2e-spec holds the Secure one.
+      expect(cookie).not.toMatch(/;\s*Secure/i);
     });
 
     it('treats the e-mail case-insensitively', async () => {
