@@ -3,8 +3,8 @@ import request from 'supertest';
 import { ProbeModule } from './support/probe.module';
 import { Fixtures } from './support/fixtures';
 import { closeSuite, openSuite } from './support/suite';
-import { createTestDatabase, withClient, type TestDatabase } from './support/test-database';
-import { ADMIN, bearer, login, startTestApp, TEST_SESSION_SECRET, type TestApp } from './support/test-app';
+import { withClient, type TestDatabase } from './support/test-database';
+import { ADMIN, bearer, login, TEST_SESSION_SECRET, type TestApp } from './support/test-app';
 
 describe('sessions: login, logout, me, tokens and CSRF', () => {
   let db: TestDatabase;
@@ -293,39 +293,5 @@ describe('sessions: login, logout, me, tokens and CSRF', () => {
       const member = await fx.member(brandId, ['orders.write']);
       await request(t.http).post('/probe/orders').set(bearer(member)).set('Cookie', member.cookie).expect(201);
     });
-  });
-});
-
-describe('login failures of e-mails nobody tries again', () => {
-  let db: TestDatabase;
-  let t: TestApp;
-
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    t = await startTestApp({ databaseUrl: db.url });
-  });
-  afterAll(async () => {
-    await t?.close();
-    await db?.drop();
-  });
-
-  it('are swept once out of the window, by the next login of anyone; failures inside it stay', async () => {
-    const count = (email: string) =>
-      withClient(db.url, async (c) =>
-        Number((await c.query('SELECT count(*) FROM login_failures WHERE email = $1', [email])).rows[0].count),
-      );
-    await withClient(db.url, (c) =>
-      c.query(
-        `INSERT INTO login_failures (email, attempted_at)
-         SELECT 'gone@example.com', now() - interval '16 minutes' FROM generate_series(1, 5)
-         UNION ALL SELECT 'recent@example.com', now() - interval '14 minutes'`,
-      ),
-    );
-    await request(t.http).post('/auth/login').send(ADMIN).expect(200);
-    // The sweep does not hold up the login; give it a moment.
-    for (let waited = 0; waited < 5000 && (await count('gone@example.com')) > 0; waited += 100) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    expect([await count('gone@example.com'), await count('recent@example.com')]).toEqual([0, 1]);
   });
 });
