@@ -8,7 +8,8 @@ import { journal, type IssuedKey } from './support/fixtures';
 import { closeSuite, openSuite, type Suite } from './support/suite';
 import { bearer, startTestApp, type TestApp } from './support/test-app';
 
-const QUIET = { LOG_LEVEL: 'info', OUTBOX_WORKER: 'false', WEBHOOK_WORKER: 'false' };
+/** Request lines logged (each case reads them), no workers. */
+const ENV = { LOG_LEVEL: 'info', OUTBOX_WORKER: 'false', WEBHOOK_WORKER: 'false' };
 
 /** Keeps the lines of the last app made's log (PinoLogger.root) in `lines` instead of writing them out. */
 function captureLog(lines: string[]): void {
@@ -38,7 +39,7 @@ describe('client address behind proxies (TRUST_PROXY)', () => {
   const suiteLogged: string[] = [];
 
   beforeAll(async () => {
-    s = await openSuite({ env: QUIET });
+    s = await openSuite({ env: ENV });
     brand = await s.fx.brand();
     captureLog(suiteLogged);
   });
@@ -95,7 +96,7 @@ describe('client address behind proxies (TRUST_PROXY)', () => {
       let app = s.t;
       logged = suiteLogged;
       if (c.trustProxy !== undefined) {
-        app = proxied = await startTestApp({ databaseUrl: s.db.url, env: { ...QUIET, TRUST_PROXY: c.trustProxy } });
+        app = proxied = await startTestApp({ databaseUrl: s.db.url, env: { ...ENV, TRUST_PROXY: c.trustProxy } });
         logged = [];
         captureLog(logged);
       }
