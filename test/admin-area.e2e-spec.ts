@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { closeSuite, openSuite, type Suite } from './support/suite';
+import { ADMIN } from './support/test-app';
 
 /** The page, its redirect and its script: every kind of answer the admin area gives. */
 async function adminAreaPaths(suite: Suite): Promise<string[]> {
@@ -7,11 +8,14 @@ async function adminAreaPaths(suite: Suite): Promise<string[]> {
   return ['/dashboard', '/dashboard/', `/dashboard/${/src="(assets\/[^"]+\.js)"/.exec(page.text)![1]}`];
 }
 
-/** How the service serves the admin area (contract §13): files, headers, nothing else. */
+/**
+ * How the service serves the admin area (contract §13): files, headers, nothing else. Behind TLS
+ * (SESSION_COOKIE_SECURE=true), which only adds HSTS; platform.e2e-spec holds that plain HTTP has none.
+ */
 describe('the admin area is served at /dashboard/', () => {
   let suite: Suite;
   beforeAll(async () => {
-    suite = await openSuite();
+    suite = await openSuite({ env: { SESSION_COOKIE_SECURE: 'true' } });
   });
   afterAll(() => closeSuite(suite));
 
@@ -37,13 +41,6 @@ describe('the admin area is served at /dashboard/', () => {
       .expect('content-type', /^text\/css/);
   });
 
-  it('sends no Strict-Transport-Security while SESSION_COOKIE_SECURE is false (plain HTTP in development)', async () => {
-    for (const path of await adminAreaPaths(suite)) {
-      const response = await request(suite.t.http).get(path);
-      expect({ path, hsts: response.headers['strict-transport-security'] }).toEqual({ path, hsts: undefined });
-    }
-  });
-
   it('serves only the built files', async () => {
     for (const path of [
       '/dashboard/assets/nope.js',
@@ -54,14 +51,6 @@ describe('the admin area is served at /dashboard/', () => {
       expect({ path, status: response.status }).toEqual({ path, status: 404 });
     }
   });
-});
-
-describe('the admin area behind TLS (SESSION_COOKIE_SECURE=true)', () => {
-  let suite: Suite;
-  beforeAll(async () => {
-    suite = await openSuite({ env: { SESSION_COOKIE_SECURE: 'true' } });
-  });
-  afterAll(() => closeSuite(suite));
 
   it('tells browsers to come back over HTTPS only, for a year, on every answer', async () => {
     for (const path of await adminAreaPaths(suite)) {
@@ -71,5 +60,12 @@ describe('the admin area behind TLS (SESSION_COOKIE_SECURE=true)', () => {
         hsts: 'max-age=31536000',
       });
     }
+  });
+
+  it('signs its users in with a Secure session cookie', async () => {
+    const response = await request(suite.t.http).post('/auth/login').send(ADMIN).expect(200);
+    const cookie = ([] as string[]).concat(response.headers['set-cookie'])[0];
+    expect(cookie).toContain(`session=${response.body.token}`);
+    expect(cookie).toMatch(/;\s*Secure/i);
   });
 });

@@ -8,6 +8,15 @@ import { journal, type IssuedKey } from './support/fixtures';
 import { closeSuite, openSuite, type Suite } from './support/suite';
 import { bearer, startTestApp, type TestApp } from './support/test-app';
 
+/** Request lines logged (each case reads them), no workers. */
+const ENV = { LOG_LEVEL: 'info', OUTBOX_WORKER: 'false', WEBHOOK_WORKER: 'false' };
+
+/** Keeps the lines of the last app made's log (PinoLogger.root) in `lines` instead of writing them out. */
+function captureLog(lines: string[]): void {
+  const stream = (PinoLogger.root as unknown as Record<symbol, { write(line: string): void }>)[symbols.streamSym];
+  jest.spyOn(stream, 'write').mockImplementation((line: string) => void lines.push(line));
+}
+
 interface Case {
   trustProxy?: string;
   /** X-Forwarded-For as the service receives it: what the client sent, then what each proxy appended. */
@@ -26,12 +35,18 @@ interface Case {
 describe('client address behind proxies (TRUST_PROXY)', () => {
   let s: Suite;
   let brand: number;
+  /** The request log of the suite's app, which is also the case without TRUST_PROXY. */
+  const suiteLogged: string[] = [];
 
   beforeAll(async () => {
-    s = await openSuite({ env: { OUTBOX_WORKER: 'false', WEBHOOK_WORKER: 'false' } });
+    s = await openSuite({ env: ENV });
     brand = await s.fx.brand();
+    captureLog(suiteLogged);
   });
-  afterAll(() => closeSuite(s));
+  afterAll(async () => {
+    await closeSuite(s);
+    jest.restoreAllMocks();
+  });
 
   const cases: Array<[string, Case]> = [
     [
@@ -72,30 +87,24 @@ describe('client address behind proxies (TRUST_PROXY)', () => {
   ];
 
   describe.each(cases)('TRUST_PROXY %s', (_name, c) => {
-    let proxied: TestApp;
+    let proxied: TestApp | undefined;
     let baseUrl: string;
     let logged: string[];
 
     beforeAll(async () => {
-      proxied = await startTestApp({
-        databaseUrl: s.db.url,
-        env: {
-          ...(c.trustProxy === undefined ? {} : { TRUST_PROXY: c.trustProxy }),
-          LOG_LEVEL: 'info',
-          OUTBOX_WORKER: 'false',
-          WEBHOOK_WORKER: 'false',
-        },
-      });
-      const server = (await proxied.app.listen(0, '127.0.0.1')) as Server;
+      // Unset, the suite's own app has the case's settings.
+      let app = s.t;
+      logged = suiteLogged;
+      if (c.trustProxy !== undefined) {
+        app = proxied = await startTestApp({ databaseUrl: s.db.url, env: { ...ENV, TRUST_PROXY: c.trustProxy } });
+        logged = [];
+        captureLog(logged);
+      }
+      const server = (await app.app.listen(0, '127.0.0.1')) as Server;
       baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      // The request log of this app (the last one made), kept here instead of written out.
-      logged = [];
-      const stream = (PinoLogger.root as unknown as Record<symbol, { write(line: string): void }>)[symbols.streamSym];
-      jest.spyOn(stream, 'write').mockImplementation((line: string) => void logged.push(line));
     });
     afterAll(async () => {
-      jest.restoreAllMocks();
-      await proxied.close();
+      await proxied?.close();
     });
 
     const pinned = async (allowedIps: string[]): Promise<IssuedKey> => {

@@ -1,14 +1,11 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
-import { OutboxWorker } from '../src/notifications/outbox-worker';
-import { KeyExpiryReminders } from '../src/access-keys/key-expiry-reminders';
 import { eventually } from './support/eventually';
 import { issueKey, journal, siteWithKey } from './support/fixtures';
-import { SmtpSink } from './support/smtp-sink';
 import { countRows } from './support/stock-probe';
 import { closeSuite, openSuite, type Suite } from './support/suite';
-import { bearer, startTestApp, type TestApp } from './support/test-app';
+import { bearer } from './support/test-app';
 import { withClient } from './support/test-database';
 
 /** A GET from a chosen local address (127.0.0.1 and 127.0.0.2 are both this machine). */
@@ -28,7 +25,10 @@ function getFrom(port: number, localAddress: string, path: string, headers: Reco
 
 const inHours = (hours: number) => new Date(Date.now() + hours * 3_600_000).toISOString();
 
-/** The key lifecycle beyond issue and revoke (contract §1, §4, §8, §12). */
+/**
+ * The key lifecycle beyond issue and revoke (contract §1, §4, §8, §12). The expiry reminders are
+ * test/medium/key-lifecycle-reminders; X-Forwarded-For under TRUST_PROXY is client-address.e2e-spec.
+ */
 describe('key lifecycle', () => {
   let suite: Suite;
   let brand: number;
@@ -180,28 +180,6 @@ describe('key lifecycle', () => {
       expect((await getFrom(port, '127.0.0.1', '/orders/admin/all?limit=1', key.headers)).status).toBe(200);
     });
 
-    it('reads the address from X-Forwarded-For only with TRUST_PROXY', async () => {
-      const key = await issueKey(suite.fx, brand, { permissions: ['orders.read'] });
-      await request(http_())
-        .patch(`${keysPath()}/${key.id}`)
-        .set(admin)
-        .send({ allowedIps: ['203.0.113.9'] })
-        .expect(200);
-      const proxied = await startTestApp({
-        databaseUrl: suite.db.url,
-        env: { TRUST_PROXY: 'true', OUTBOX_WORKER: 'false', WEBHOOK_WORKER: 'false' },
-      });
-      try {
-        const server = (await proxied.app.listen(0, '127.0.0.1')) as http.Server;
-        const behindProxy = (server.address() as AddressInfo).port;
-        const headers = { ...key.headers, 'X-Forwarded-For': '203.0.113.9' };
-        expect((await getFrom(behindProxy, '127.0.0.1', '/orders/admin/all?limit=1', headers)).status).toBe(200);
-        expect((await getFrom(port, '127.0.0.1', '/orders/admin/all?limit=1', headers)).status).toBe(403);
-      } finally {
-        await proxied.close();
-      }
-    });
-
     it('takes allowedIps at issue, validated: addresses and CIDR blocks, at most 20', async () => {
       const issued = await request(http_())
         .post(keysPath())
@@ -322,80 +300,5 @@ describe('key lifecycle', () => {
       ),
     );
     expect(columns.join(' ')).not.toMatch(/csrf/);
-  });
-
-  describe('expiry reminders', () => {
-    let sink: SmtpSink;
-    let second: TestApp;
-
-    afterAll(async () => {
-      await second?.close();
-      await sink?.stop();
-    });
-
-    it('mails staff 7 days and 1 day before, once each, with two instances checking every second', async () => {
-      sink = new SmtpSink();
-      const smtp = await sink.start();
-      const staffed = await request(http_())
-        .post('/admin/brands')
-        .set(admin)
-        .send({ name: 'Reminded', slug: 'reminded', staffEmail: 'staff@reminded.example' })
-        .expect(201);
-      const week = await issueKey(suite.fx, staffed.body.id, {
-        name: 'In three days',
-        permissions: ['orders.read'],
-        expiresAt: inHours(72),
-      });
-      const day = await issueKey(suite.fx, staffed.body.id, {
-        name: 'In twelve hours',
-        permissions: ['orders.read'],
-        expiresAt: inHours(12),
-      });
-      await issueKey(suite.fx, staffed.body.id, {
-        name: 'In a month',
-        permissions: ['orders.read'],
-        expiresAt: inHours(24 * 30),
-      });
-      // A rolled key ending within the hour is replaced already: its successor is the one reminded.
-      const rolledAway = await issueKey(suite.fx, staffed.body.id, {
-        name: 'Rolled',
-        permissions: ['orders.read'],
-        expiresAt: inHours(72),
-      });
-      const successor = await request(http_())
-        .post(`/admin/brands/${staffed.body.id}/integration-keys/${rolledAway.id}/roll`)
-        .set(admin)
-        .send({ oldKeyExpiresAt: inHours(1) })
-        .expect(201);
-      const env = { KEY_EXPIRY_CHECK_SECONDS: '1', OUTBOX_POLL_MS: '100', SMTP_URL: smtp, WEBHOOK_WORKER: 'false' };
-      second = await startTestApp({ databaseUrl: suite.db.url, env });
-      const third = await startTestApp({ databaseUrl: suite.db.url, env });
-      try {
-        await Promise.all([second.app.get(KeyExpiryReminders).runOnce(), third.app.get(KeyExpiryReminders).runOnce()]);
-        await eventually(() =>
-          expect(sink.received.filter((m) => m.to.includes('staff@reminded.example'))).toHaveLength(3),
-        );
-        await new Promise((resolve) => setTimeout(resolve, 2500));
-        const mails = sink.received.filter((m) => m.to.includes('staff@reminded.example'));
-        expect(mails.map((m) => m.subject).sort()).toEqual([
-          'Reminded: the integration key In three days expires in a week',
-          'Reminded: the integration key In twelve hours expires tomorrow',
-          'Reminded: the integration key Rolled expires in a week',
-        ]);
-        const entries = (await journal(suite.fx)).filter(
-          (e) => e.type === 'integration_key_expiring' && e.brandId === staffed.body.id,
-        );
-        expect(entries.map((e) => [e.details.keyId, e.details.window]).sort()).toEqual(
-          [
-            [week.id, '7d'],
-            [day.id, '1d'],
-            [successor.body.id, '7d'],
-          ].sort(),
-        );
-      } finally {
-        await third.close();
-        await second.app.get(OutboxWorker).onApplicationShutdown();
-      }
-    });
   });
 });

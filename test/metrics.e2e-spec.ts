@@ -14,7 +14,7 @@ import {
   type ServiceProcess,
 } from './support/service-process';
 import { closeSuite, openSuite, type Suite } from './support/suite';
-import { bearer, startTestApp } from './support/test-app';
+import { bearer } from './support/test-app';
 import { createTestDatabase, withClient } from './support/test-database';
 import { WebhookReceiver } from './support/webhook-receiver';
 
@@ -57,6 +57,9 @@ describe('metrics', () => {
   let brand: number;
   let storefront: IssuedKey;
   const keys: string[] = [];
+  let portsBeforeStart: number[];
+  let portsOpenedByStart: number[];
+  let appStopped = false;
 
   const http = () => suite.t.http;
   const scrape = () => Scrape.of(metricsUrl);
@@ -81,6 +84,7 @@ describe('metrics', () => {
     await receiver.start();
     const port = await freePort();
     metricsUrl = `http://127.0.0.1:${port}/metrics`;
+    portsBeforeStart = listeningPorts();
     suite = await openSuite({
       env: {
         ...QUIET,
@@ -93,6 +97,7 @@ describe('metrics', () => {
         RATE_LIMIT_BURST: String(BURST),
       },
     });
+    portsOpenedByStart = listeningPorts().filter((p) => !portsBeforeStart.includes(p));
     brand = await suite.fx.brand();
     storefront = await issueKey(suite.fx, brand, { permissions: ['orders.create_partner'] });
     keys.push(storefront.key);
@@ -104,8 +109,16 @@ describe('metrics', () => {
     });
   });
   afterAll(async () => {
-    await closeSuite(suite);
+    await closeSuite(appStopped ? { db: suite.db } : suite);
     await receiver?.stop();
+  });
+
+  // Without METRICS_PORT nothing listens: platform.e2e-spec.
+  it('listens on METRICS_PORT, and on no other port, serving GET /metrics there alone', async () => {
+    const port = Number(new URL(metricsUrl).port);
+    expect(portsOpenedByStart).toEqual([port]);
+    expect((await fetch(metricsUrl)).status).toBe(200);
+    expect((await fetch(`http://127.0.0.1:${port}/elsewhere`)).status).toBe(404);
   });
 
   it('serves every series of the contract with its type, in Prometheus text format', async () => {
@@ -357,26 +370,11 @@ describe('metrics', () => {
     });
   });
 
-  it('listens on METRICS_PORT only when it is set', async () => {
-    const port = await freePort();
-    const listening = listeningPorts();
-    const withMetrics = await startTestApp({
-      databaseUrl: suite.db.url,
-      env: { ...QUIET, METRICS_PORT: String(port) },
-    });
-    try {
-      expect(listeningPorts().filter((p) => !listening.includes(p))).toEqual([port]);
-      expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(200);
-      expect((await fetch(`http://127.0.0.1:${port}/elsewhere`)).status).toBe(404);
-    } finally {
-      await withMetrics.close();
-    }
-    const without = await startTestApp({ databaseUrl: suite.db.url, env: QUIET });
-    try {
-      expect(listeningPorts().filter((p) => !listening.includes(p))).toEqual([]);
-      await expect(fetch(`http://127.0.0.1:${port}/metrics`)).rejects.toThrow();
-    } finally {
-      await without.close();
-    }
+  // Last: it stops the suite's app.
+  it('stops listening on METRICS_PORT when the service stops', async () => {
+    await suite.t.close();
+    appStopped = true;
+    expect(listeningPorts().filter((p) => !portsBeforeStart.includes(p))).toEqual([]);
+    await expect(fetch(metricsUrl)).rejects.toThrow();
   });
 });

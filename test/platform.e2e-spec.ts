@@ -1,20 +1,33 @@
 import type { Server } from 'node:http';
+import { Server as NetServer, type AddressInfo } from 'node:net';
 import request from 'supertest';
 import { REQUEST_TIMEOUT_MS } from '../src/setup-app';
-import { createTestDatabase, withClient, type TestDatabase } from './support/test-database';
+import { createTestDatabase, type TestDatabase } from './support/test-database';
 import { ProbeModule } from './support/probe.module';
 import { startTestApp, testPlatform, type TestApp } from './support/test-app';
+
+/** The ports of the servers listening in this process. */
+function listeningPorts(): number[] {
+  const handles = (process as unknown as { _getActiveHandles(): unknown[] })._getActiveHandles();
+  return handles
+    .filter((handle): handle is NetServer => handle instanceof NetServer && handle.listening)
+    .map((server) => (server.address() as AddressInfo).port);
+}
 
 describe('platform conventions', () => {
   let db: TestDatabase;
   let t: TestApp;
+  let portsOpenedByStart: number[];
 
   beforeAll(async () => {
     db = await createTestDatabase();
+    const listening = listeningPorts();
     t = await startTestApp({ databaseUrl: db.url, imports: [ProbeModule] });
+    portsOpenedByStart = listeningPorts().filter((port) => !listening.includes(port));
   });
   afterAll(async () => {
-    await t?.close();
+    // The last test has dropped the database under the app.
+    await t?.close().catch(() => undefined);
     await db?.drop();
   });
 
@@ -31,6 +44,19 @@ describe('platform conventions', () => {
   it('gives a client Node’s 300 s to send a whole request on both platforms, then 408', () => {
     expect((t.app.getHttpServer() as Server).requestTimeout).toBe(REQUEST_TIMEOUT_MS);
     expect(REQUEST_TIMEOUT_MS).toBe(300_000);
+  });
+
+  it('without METRICS_PORT a start opens no port of its own: no metrics server', () => {
+    expect(portsOpenedByStart).toEqual([]);
+  });
+
+  it('sends no Strict-Transport-Security while SESSION_COOKIE_SECURE is false (plain HTTP in development)', async () => {
+    const page = await request(t.http).get('/dashboard/').expect(200);
+    const script = /src="(assets\/[^"]+\.js)"/.exec(page.text)![1];
+    for (const path of ['/dashboard', '/dashboard/', `/dashboard/${script}`, '/health']) {
+      const response = await request(t.http).get(path);
+      expect({ path, hsts: response.headers['strict-transport-security'] }).toEqual({ path, hsts: undefined });
+    }
   });
 
   it('GET /health answers 200 {status: "ok"} once the database answers', async () => {
@@ -159,24 +185,11 @@ describe('platform conventions', () => {
     await request(t.http).get('/docs').expect(200);
   });
 
+  // Last: it drops the suite's database under the running app.
   it('GET /health answers 503 when the database is gone', async () => {
-    const other = await createTestDatabase();
-    const doomed = await startTestApp({ databaseUrl: other.url });
-    try {
-      await request(doomed.http).get('/health').expect(200);
-      await other.drop();
-      const response = await request(doomed.http).get('/health').expect(503);
-      expect(response.body.error).toBe('Service unavailable');
-    } finally {
-      await doomed.close().catch(() => undefined);
-    }
-  });
-
-  it('migrations are recorded and not applied twice by a second start', async () => {
-    const second = await startTestApp({ databaseUrl: db.url });
-    await second.close();
-    const rows = await withClient(db.url, (c) => c.query('SELECT name FROM migrations'));
-    const names = rows.rows.map((r: { name: string }) => r.name);
-    expect(new Set(names).size).toBe(names.length);
+    await request(t.http).get('/health').expect(200);
+    await db.drop();
+    const response = await request(t.http).get('/health').expect(503);
+    expect(response.body.error).toBe('Service unavailable');
   });
 });

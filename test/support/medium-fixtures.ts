@@ -104,3 +104,17 @@ export async function mediumStorefrontOrder(
   });
   return answer.body.order;
 }
+
+/** A request as the guard chain reads it, from `ip` (the client address TRUST_PROXY settled). */
+export function mediumRequest(
+  ip = '127.0.0.1',
+  options: { method?: string; path?: string; headers?: Record<string, string> } = {},
+): import('../../src/common/context/http-types').HttpRequest {
+  return {
+    id: `medium-${randomBytes(4).toString('hex')}`,
+    ip,
+    method: options.method ?? 'GET',
+    url: options.path ?? '/medium',
+    headers: options.headers ?? {},
+  };
+}
