@@ -12,6 +12,7 @@ import { WebhookEndpointsService } from '../../src/webhooks/webhook-endpoints.se
 import { WebhooksModule } from '../../src/webhooks/webhooks.module';
 import { readPage, readToEnd, sequenceProblems, type EventPageFetch, type ReadEvent } from '../support/event-stream';
 import { eventually } from '../support/eventually';
+import { EventsApiModule } from '../../src/events-api/events-api.module';
 import { openMedium, type MediumSuite } from '../support/medium';
 import {
   keyContext,
@@ -76,7 +77,7 @@ describe('reading the events stream through the events service', () => {
   beforeAll(async () => {
     receiver = new WebhookReceiver();
     await receiver.start();
-    suite = await openMedium([IdentityModule, OrdersModule, WebhooksModule], {
+    suite = await openMedium([IdentityModule, OrdersModule, WebhooksModule, EventsApiModule], {
       env: { WEBHOOK_WORKER: 'false', WEBHOOK_ALLOW_PRIVATE_URLS: 'true', SECRETS_ENCRYPTION_KEY: 'cd'.repeat(32) },
     });
     quiet = await mediumBrand(suite);

@@ -11,6 +11,7 @@ import { WebhookEndpointsService } from '../../src/webhooks/webhook-endpoints.se
 import { WebhooksModule } from '../../src/webhooks/webhooks.module';
 import { readToEnd, type ReadEvent } from '../support/event-stream';
 import { eventually } from '../support/eventually';
+import { EventsApiModule } from '../../src/events-api/events-api.module';
 import { openMedium, type MediumSuite } from '../support/medium';
 import { appErrorOf, mediumBrand, superadminContext } from '../support/medium-fixtures';
 import { WebhookReceiver } from '../support/webhook-receiver';
@@ -70,7 +71,7 @@ describe('product events', () => {
   beforeAll(async () => {
     receiver = new WebhookReceiver();
     await receiver.start();
-    s = await openMedium([IdentityModule, CatalogModule, WebhooksModule], {
+    s = await openMedium([IdentityModule, CatalogModule, WebhooksModule, EventsApiModule], {
       env: { WEBHOOK_WORKER: 'false', WEBHOOK_ALLOW_PRIVATE_URLS: 'true', SECRETS_ENCRYPTION_KEY: 'ab'.repeat(32) },
     });
     catalog = s.get(CatalogService);
