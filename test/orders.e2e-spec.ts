@@ -28,5 +28,6 @@ describeOrderCancellation(shared, carrier);
 describeOrderListFilters(shared);
 describeReturns(shared);
 describeReturnsProperties(shared);
-// Last: one of its tests undoes and redoes migrations, which leaves the app's cached types behind.
+// Last: one of its tests deletes every block's events and undoes and redoes migrations, which
+// leaves the app's cached types behind.
 describeOrdersAdmin(shared);

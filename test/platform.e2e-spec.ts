@@ -59,6 +59,15 @@ describe('platform conventions', () => {
     }
   });
 
+  // No PAYMENT_WEBHOOK_SECRET nor CARRIER_WEBHOOK_SECRET here: nothing can be signed for them.
+  it.each(['/payments/webhook', '/carrier/webhook'])(
+    '%s without its secret configured → 401 Invalid signature',
+    async (path) => {
+      const response = await request(t.http).post(path).set('webhook-signature', 'v1,AAAA').send({}).expect(401);
+      expect(response.body.error).toBe('Invalid signature');
+    },
+  );
+
   it('GET /health answers 200 {status: "ok"} once the database answers', async () => {
     const response = await request(t.http).get('/health').expect(200);
     expect(response.body.status).toBe('ok');

@@ -18,6 +18,13 @@ describe('validateEnvironment', () => {
     expect(env.SESSION_SECRET).toBeUndefined();
   });
 
+  // The spec's bound for a revoked or switched-off site key in every instance (the medium suite uses 1 s).
+  it('keeps the site-key cache within 30 s: 10 by default, 31 refused', () => {
+    expect(validateEnvironment({}).SITE_KEY_CACHE_SECONDS).toBe(10);
+    expect(validateEnvironment({ SITE_KEY_CACHE_SECONDS: '30' }).SITE_KEY_CACHE_SECONDS).toBe(30);
+    expect(() => validateEnvironment({ SITE_KEY_CACHE_SECONDS: '31' })).toThrow(ConfigurationError);
+  });
+
   it('parses numbers and booleans from strings', () => {
     const env = validateEnvironment({ PORT: '8080', MIGRATIONS_RUN: 'false', DATABASE_POOL_SIZE: '25' });
     expect(env.PORT).toBe(8080);

@@ -7,10 +7,12 @@ import { mediumBrand, superadminContext } from '../support/medium-fixtures';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** A short cache, so the bound is seen in seconds; the default's own bound (30 s) is the config's rule. */
 const CACHE_SECONDS = 1;
+/** Polling, a round trip and a loaded machine's timers on top of the cache's bound. */
+const SLACK_MS = 1_500;
 
 /** Polls `verify` until it answers as `works` says; how long that took after `since`. */
 async function msUntil(sites: ProductionSitesService, key: string, works: boolean, since: number): Promise<number> {
-  while (Date.now() - since < CACHE_SECONDS * 1000 + 2_000) {
+  while (Date.now() - since < CACHE_SECONDS * 1000 + SLACK_MS + 2_000) {
     if (((await sites.verify(key)) !== null) === works) return Date.now() - since;
     await sleep(50);
   }
@@ -43,7 +45,7 @@ describe('production sites: a change reaches every instance within the site-key 
     await sites[0].revokeKey(ctx, site.id, id);
     await sites[0].revokeKey(ctx, site.id, id);
     const took = await Promise.all(sites.map((instance) => msUntilRefused(instance, key, revokedAt)));
-    for (const ms of took) expect(ms).toBeLessThanOrEqual(CACHE_SECONDS * 1000 + 250);
+    for (const ms of took) expect(ms).toBeLessThanOrEqual(CACHE_SECONDS * 1000 + SLACK_MS);
     const entries = await first.dataSource.query(
       `SELECT details FROM security_journal WHERE type = 'site_key_revoked' AND details->>'keyId' = $1`,
       [String(id)],
@@ -62,11 +64,11 @@ describe('production sites: a change reaches every instance within the site-key 
     const offAt = Date.now();
     expect(await sites[0].update(ctx, site.id, { active: false })).toMatchObject({ id: site.id, active: false });
     const off = await Promise.all(sites.map((instance) => msUntil(instance, key, false, offAt)));
-    for (const ms of off) expect(ms).toBeLessThanOrEqual(CACHE_SECONDS * 1000 + 250);
+    for (const ms of off) expect(ms).toBeLessThanOrEqual(CACHE_SECONDS * 1000 + SLACK_MS);
     const onAt = Date.now();
     expect(await sites[0].update(ctx, site.id, { active: true })).toMatchObject({ id: site.id, active: true });
     const on = await Promise.all(sites.map((instance) => msUntil(instance, key, true, onAt)));
-    for (const ms of on) expect(ms).toBeLessThanOrEqual(CACHE_SECONDS * 1000 + 250);
+    for (const ms of on) expect(ms).toBeLessThanOrEqual(CACHE_SECONDS * 1000 + SLACK_MS);
     const entries = await first.dataSource.query(
       `SELECT details FROM security_journal WHERE type = 'production_site_updated' AND details->>'siteId' = $1
         ORDER BY id`,

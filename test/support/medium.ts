@@ -41,31 +41,53 @@ export async function openMedium(
 ): Promise<MediumSuite> {
   const db = options.db ?? (await createTestDatabase());
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cil-medium-data-'));
-  const env = { LOG_LEVEL: 'silent', SESSION_SECRET: TEST_SESSION_SECRET, DATA_DIR: dataDir, ...options.env };
-  const module = await Test.createTestingModule({
-    imports: [
-      ConfigModule.forRoot({
-        isGlobal: true,
-        ignoreEnvFile: true,
-        skipProcessEnv: true,
-        load: [() => ({ ...validateEnvironment({ ...process.env, ...env }) })],
-      }),
-      LoggingModule,
-      CommonModule,
-      DatabaseModule.forRoot(db.url),
-      ...imports,
-    ],
-  }).compile();
-  await module.init();
+  // A small pool: suites open several instances, three workers at a time, on a server of 100 connections.
+  const env = {
+    LOG_LEVEL: 'silent',
+    SESSION_SECRET: TEST_SESSION_SECRET,
+    DATA_DIR: dataDir,
+    DATABASE_POOL_SIZE: '4',
+    ...options.env,
+  };
+  const leave = async () => {
+    rmSync(dataDir, { recursive: true, force: true });
+    if (!options.db) await db.drop();
+  };
+  let module: TestingModule | undefined;
+  try {
+    module = await Test.createTestingModule({
+      imports: [
+        ConfigModule.forRoot({
+          isGlobal: true,
+          ignoreEnvFile: true,
+          skipProcessEnv: true,
+          load: [() => ({ ...validateEnvironment({ ...process.env, ...env }) })],
+        }),
+        LoggingModule,
+        CommonModule,
+        DatabaseModule.forRoot(db.url),
+        ...imports,
+      ],
+    }).compile();
+    await module.init();
+  } catch (error) {
+    // A half-started module may hold timers and connections: stop what started, then leave nothing.
+    await module?.close().catch(() => undefined);
+    await leave();
+    throw error;
+  }
+  const opened = module;
   return {
     db,
-    module,
-    dataSource: module.get(DataSource),
-    get: (type) => module.get(type, { strict: false }),
+    module: opened,
+    dataSource: opened.get(DataSource),
+    get: (type) => opened.get(type, { strict: false }),
     close: async () => {
-      await module.close();
-      rmSync(dataDir, { recursive: true, force: true });
-      if (!options.db) await db.drop();
+      try {
+        await opened.close();
+      } finally {
+        await leave();
+      }
     },
   };
 }

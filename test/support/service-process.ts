@@ -84,14 +84,30 @@ export async function stopService(service: ServiceProcess, signal: NodeJS.Signal
   return service.exited;
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** Below the kernel's ephemeral ports (32768 up), from which every `listen(0)` of the run draws. */
+const PORT_BLOCKS_FROM = 20_000;
+const PORT_BLOCK_SIZE = 1_000;
+let portsHandedOut = 0;
+
+/**
+ * A port free now for a server a suite starts later (a service process, its metrics). A port the
+ * kernel chose could be handed to another worker's `listen(0)` before the service binds it; these
+ * come from below that range, in a block of their own for each jest worker.
+ */
+export async function freePort(): Promise<number> {
+  const block = PORT_BLOCKS_FROM + (Number(process.env.JEST_WORKER_ID ?? 1) % 10) * PORT_BLOCK_SIZE;
+  for (let tries = 0; tries < PORT_BLOCK_SIZE; tries++) {
+    const port = block + (portsHandedOut++ % PORT_BLOCK_SIZE);
+    if (await canListen(port)) return port;
+  }
+  throw new Error(`no free port in ${block}–${block + PORT_BLOCK_SIZE - 1}`);
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
   });
 }
 
