@@ -1,6 +1,6 @@
 /**
- * A module that acts on domain events (the outbound webhooks, contract §10) without the owners of
- * orders and returns knowing it: it adds its writes to the statement that records an event, so
+ * A module that acts on domain events (the outbound webhooks, contract §10) without the events'
+ * owners knowing it: it adds its writes to the statement that records an event, so
  * they commit with the change or not at all, and hears when such a statement has committed.
  * Arguments and results are SQL of the recording statement.
  */

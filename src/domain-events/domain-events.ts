@@ -5,7 +5,7 @@ import { domainEventsSql, type DomainEventsSql, type EventPart } from './domain-
 import type { EventColumns } from './event-columns';
 
 /**
- * Where the owners of orders, returns, stock and products get the statement parts that record their events, and
+ * Where the owners of events get the statement parts that record them, and
  * where the modules acting on events subscribe (in their constructors, so every subscriber is in
  * before the first request builds a statement). One per application.
  */
