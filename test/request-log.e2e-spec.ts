@@ -342,14 +342,17 @@ describe('the request log of an integration key', () => {
         // (no X-Request-Id): its key was never identified, so it is not counted.
         if (response.headers.get('x-request-id') !== null) statuses.push(response.status);
       };
-      const sends = Array.from(
-        { length: 40 },
-        (_, i) =>
-          fetch(`${service.baseUrl}/orders/admin/${i % 2 === 0 ? 'all?limit=1' : '999999'}`, {
-            headers: key.headers,
-          }).then(answered, () => undefined), // one sent after the server closed is never answered, never counted
-      );
-      await new Promise((resolve) => setTimeout(resolve, 30));
+      const send = (i: number) =>
+        fetch(`${service.baseUrl}/orders/admin/${i % 2 === 0 ? 'all?limit=1' : '999999'}`, {
+          headers: key.headers,
+        }).then(answered, () => undefined); // one sent after the server closed is never answered, never counted
+      const sends = Array.from({ length: 40 }, (_, i) => send(i));
+      // Once the service answers (on a loaded machine a fixed 30 ms may see none), a second wave is in
+      // flight as the signal comes.
+      const until = Date.now() + 10_000;
+      while (statuses.length === 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 5));
+      sends.push(...Array.from({ length: 40 }, (_, i) => send(i)));
+      await new Promise((resolve) => setTimeout(resolve, 10));
       const stopping = Date.now();
       expect(await stopService(service, 'SIGTERM')).toBe(0);
       // Connections kept alive do not hold the close up (Fastify would keep them 72 s).
