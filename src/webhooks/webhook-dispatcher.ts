@@ -2,6 +2,7 @@ import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } fro
 import { ConfigService } from '@nestjs/config';
 import { randomUUID } from 'node:crypto';
 import { systemContext } from '../common/context/request-context';
+import { IntervalTask } from '../common/runtime/interval-task';
 import type { Environment } from '../config/environment';
 import { DatabaseNotifications } from '../database/notifications';
 import { Transactions } from '../database/transactions';
@@ -42,11 +43,8 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   private readonly schedule: number[];
   private readonly timeoutMs: number;
   private readonly leaseSeconds: number;
-  private timer?: NodeJS.Timeout;
-  private soon?: NodeJS.Timeout;
-  private stopped = false;
-  private polling = false;
-  private pollAgain = false;
+  /** The worker's passes (WEBHOOK_WORKER): every WEBHOOK_POLL_MS, and soon after a wake-up. */
+  private task?: IntervalTask<number>;
   private lastPrune = 0;
   private readonly successes = new SuccessBatch((batch) => this.deliveries.recordSuccesses(batch));
 
@@ -71,8 +69,17 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     if (!this.config.get('WEBHOOK_WORKER', { infer: true })) return;
     // Deliveries another instance committed and could not start on (DeliveryWake) are claimed at
     // once; polling remains for retries that come due and for notifications lost with a connection.
+    this.task = new IntervalTask({
+      everyMs: this.config.get('WEBHOOK_POLL_MS', { infer: true }),
+      firstAfterMs: 0,
+      run: () =>
+        this.runOnce().catch((error: Error) => {
+          this.logger.error({ err: { message: error.message } }, 'webhook pass failed');
+          return 0;
+        }),
+    });
     await this.notifications.listen('webhook_due', () => this.scheduleSoon());
-    this.scheduleNext(0);
+    this.task.start();
   }
 
   /**
@@ -80,7 +87,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
    * has as many sends under way as it may, so that another instance's worker should hear of them.
    */
   wake(): boolean {
-    if (this.stopped || !this.config.get('WEBHOOK_WORKER', { infer: true })) return false;
+    if (!this.task || this.task.stopped) return false;
     const sending = this.inFlight.size - this.answered.size;
     if (sending >= this.config.get('WEBHOOK_CONCURRENCY', { infer: true })) return false;
     this.scheduleSoon();
@@ -88,9 +95,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   }
 
   async onApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    if (this.soon) clearTimeout(this.soon);
+    await this.task?.stop();
     await this.drain();
   }
 
@@ -202,42 +207,9 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     }
   }
 
-  /** Freed slots take the next due deliveries soon; slots freed close together share one claim. */
+  /** Freed slots and new deliveries take the next due ones soon; wake-ups close together share one claim. */
   private scheduleSoon(): void {
-    if (this.soon || this.stopped || !this.config.get('WEBHOOK_WORKER', { infer: true })) return;
-    this.soon = setTimeout(() => {
-      this.soon = undefined;
-      void this.poll();
-    }, REPOLL_MS);
-    this.soon.unref();
-  }
-
-  private scheduleNext(delayMs: number): void {
-    if (this.stopped) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.poll(), delayMs);
-    this.timer.unref();
-  }
-
-  private async poll(): Promise<void> {
-    if (this.polling) {
-      // The pass under way may have claimed before what woke this one committed.
-      this.pollAgain = true;
-      return;
-    }
-    this.polling = true;
-    try {
-      await this.runOnce();
-    } catch (error) {
-      this.logger.error({ err: { message: (error as Error).message } }, 'webhook pass failed');
-    } finally {
-      this.polling = false;
-      if (this.pollAgain) {
-        this.pollAgain = false;
-        this.scheduleSoon();
-      }
-      this.scheduleNext(this.config.get('WEBHOOK_POLL_MS', { infer: true }));
-    }
+    this.task?.soon(REPOLL_MS);
   }
 
   /** Settled messages past WEBHOOK_LOG_RETENTION_DAYS, at most once an hour per instance, off the send path. */

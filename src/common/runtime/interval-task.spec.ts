@@ -92,4 +92,33 @@ describe('IntervalTask', () => {
     await task.runNow();
     expect(state.starts).toBe(1);
   });
+
+  it('soon() runs after its delay, once for wake-ups close together, and after the run under way', async () => {
+    const { state, run } = slowTask();
+    const task = new IntervalTask({ everyMs: 60_000, run });
+    task.start();
+    task.soon(20);
+    task.soon(20);
+    await jest.advanceTimersByTimeAsync(19);
+    expect(state.starts).toBe(0);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(state.starts).toBe(1);
+    // Wake-ups during the run: one run after it, not one each.
+    task.soon(20);
+    await jest.advanceTimersByTimeAsync(20);
+    task.soon(20);
+    await jest.advanceTimersByTimeAsync(20);
+    expect(state.starts).toBe(1);
+    state.finish.shift()!();
+    await jest.advanceTimersByTimeAsync(0);
+    expect(state.starts).toBe(2);
+    expect(state.most).toBe(1);
+    state.finish.shift()!();
+    await jest.advanceTimersByTimeAsync(100);
+    expect(state.starts).toBe(2);
+    await task.stop();
+    task.soon(0);
+    await jest.advanceTimersByTimeAsync(100);
+    expect(state.starts).toBe(2);
+  });
 });

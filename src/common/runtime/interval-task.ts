@@ -20,7 +20,10 @@ export interface IntervalTaskOptions<T> {
  */
 export class IntervalTask<T = unknown> {
   private timer?: NodeJS.Timeout;
+  private soonTimer?: NodeJS.Timeout;
   private current: Promise<unknown> = Promise.resolve();
+  /** The run asked for that has not started yet: asking again meanwhile is the same run. */
+  private queued?: Promise<T | undefined>;
   private stopping = false;
 
   constructor(private readonly options: IntervalTaskOptions<T>) {}
@@ -34,17 +37,39 @@ export class IntervalTask<T = unknown> {
     return this.stopping;
   }
 
-  /** A run now, after the one under way if any: its result, or undefined once stopped or when it failed. */
+  /**
+   * A run now, after the one under way if any (one already waiting for it is this one): its
+   * result, or undefined once stopped or when it failed.
+   */
   runNow(): Promise<T | undefined> {
-    const next = this.current.then(() => (this.stopping ? undefined : this.options.run().catch(() => undefined)));
+    if (this.queued) return this.queued;
+    const next = this.current.then(() => {
+      this.queued = undefined;
+      return this.stopping ? undefined : this.options.run().catch(() => undefined);
+    });
+    this.queued = next;
     this.current = next;
     return next;
+  }
+
+  /**
+   * A run in `delayMs` (something to do has come, from elsewhere than the schedule), unless one is
+   * already due that soon: wake-ups close together share one run.
+   */
+  soon(delayMs: number): void {
+    if (this.stopping || this.soonTimer) return;
+    this.soonTimer = setTimeout(() => {
+      this.soonTimer = undefined;
+      void this.runNow();
+    }, delayMs);
+    this.soonTimer.unref();
   }
 
   /** No run after the one under way, which is waited for. */
   async stop(): Promise<void> {
     this.stopping = true;
     clearTimeout(this.timer);
+    clearTimeout(this.soonTimer);
     await this.current;
   }
 
