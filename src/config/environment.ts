@@ -50,6 +50,21 @@ export class Environment {
   @Flag()
   SESSION_COOKIE_SECURE = false;
 
+  /**
+   * The address people open (contract §19): links in mails start with it. Unset, it is
+   * `http://localhost:<PORT>` (publicUrlOf).
+   */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, {
+    message: 'PUBLIC_URL must be an http(s) URL without a query or fragment',
+  })
+  PUBLIC_URL?: string;
+
+  /** How long a sign-in or step-up counts as recent for the sensitive actions (contract §19). */
+  @IntRange(30, 86_400)
+  RECENT_AUTH_SECONDS = 600;
+
   @Transform(emptyToUndefined)
   @IsOptional()
   @IsEmail({}, { message: 'BOOTSTRAP_ADMIN_EMAIL must be an e-mail address' })
@@ -233,6 +248,11 @@ export function validateEnvironment(raw: Record<string, unknown>): Environment {
   if (env.METRICS_PORT !== undefined && env.METRICS_PORT === env.PORT)
     throw new ConfigurationError('Invalid configuration: METRICS_PORT must differ from PORT');
   return env;
+}
+
+/** PUBLIC_URL without a trailing slash, or the local address on PORT. */
+export function publicUrlOf(env: Pick<Environment, 'PUBLIC_URL' | 'PORT'>): string {
+  return (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
 }
 
 /** For entry points: the validated environment, or one line on stderr and exit code 1. */

@@ -12,6 +12,8 @@ import { BootstrapAdmin } from './bootstrap-admin';
 import { BrandsRepository } from './brands.repository';
 import { BrandsService } from './brands.service';
 import { BrandEntity } from './entities/brand.entity';
+import { InvitationEntity } from './entities/invitation.entity';
+import { PasswordResetEntity } from './entities/password-reset.entity';
 import { LoginFailureEntity } from './entities/login-failure.entity';
 import { MembershipEntity } from './entities/membership.entity';
 import { SessionEntity } from './entities/session.entity';
@@ -33,7 +35,15 @@ import { IdempotencyModule } from '../idempotency/idempotency.module';
 @Module({
   imports: [
     IdempotencyModule,
-    TypeOrmModule.forFeature([UserEntity, BrandEntity, MembershipEntity, SessionEntity, LoginFailureEntity]),
+    TypeOrmModule.forFeature([
+      UserEntity,
+      BrandEntity,
+      MembershipEntity,
+      SessionEntity,
+      LoginFailureEntity,
+      InvitationEntity,
+      PasswordResetEntity,
+    ]),
   ],
   controllers: [AuthController, AdminUsersController, AdminBrandsController],
   providers: [

@@ -4,6 +4,10 @@ import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 @Index('ix_security_journal_brand', ['brandId', 'at', 'id'])
 @Index('ix_security_journal_target_brand', ['targetBrandId', 'at', 'id'])
 @Index('ix_security_journal_at', ['at', 'id'])
+// An account's own entries (GET /auth/activity): written with no brand and the account as actor.
+@Index('ix_security_journal_account', ['actorId', 'at', 'id'], {
+  where: `"actor_kind" = 'user' AND "brand_id" IS NULL`,
+})
 @Index('ux_security_journal_repeat', ['repeatOf', 'repeatMinute'], { unique: true, where: '"repeat_of" IS NOT NULL' })
 export class JournalEntryEntity {
   @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'BY DEFAULT' })

@@ -61,10 +61,11 @@ export class SecurityJournalRepository {
 
   /**
    * Newest first by time, then id; of one brand (as actor's brand or target) when `brandId` is
-   * given; after the entry `beforeId` by the same order when given.
+   * given; an account's own (no brand, the account as actor) when `accountId` is given; after the entry `beforeId` by the same order when given.
    */
   newestFirst(query: {
     brandId?: number;
+    accountId?: number;
     beforeId?: number;
     types?: string[];
     limit: number;
@@ -77,6 +78,11 @@ export class SecurityJournalRepository {
       .limit(query.limit);
     if (query.brandId !== undefined) {
       builder.where('(j.brand_id = :brandId OR j.target_brand_id = :brandId)', { brandId: query.brandId });
+    }
+    if (query.accountId !== undefined) {
+      builder.andWhere(`j.actor_kind = 'user' AND j.actor_id = :accountId AND j.brand_id IS NULL`, {
+        accountId: query.accountId,
+      });
     }
     if (query.types !== undefined) builder.andWhere('j.type IN (:...types)', { types: query.types });
     if (query.beforeId !== undefined) {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { RequestContext } from '../common/context/request-context';
+import { withoutSecrets } from '../common/runtime/without-secrets';
 import type { Tx } from '../database/transactions';
 import type { JournalEntryEntity } from './journal-entry.entity';
 import { SecurityJournalRepository } from './security-journal.repository';
@@ -23,15 +24,30 @@ export type JournalType =
   | 'webhook_endpoint_secret_rotated'
   | 'webhook_endpoint_disabled'
   | 'personal_data_erased'
-  | 'personal_data_exported';
+  | 'personal_data_exported'
+  // The store's team (contract §19): in the brand's journal.
+  | 'member_invited'
+  | 'invitation_accepted'
+  | 'invitation_revoked'
+  | 'membership_changed'
+  // An account's own (contract §19): no brand, the account as actor.
+  | 'user_signed_in'
+  | 'user_sign_in_failed'
+  | 'password_changed'
+  | 'password_reset_requested'
+  | 'password_reset'
+  | 'session_ended';
 
 export interface JournalEvent {
   type: JournalType;
   brandId: number | null;
   targetBrandId?: number | null;
   details?: Record<string, unknown>;
-  /** For callers that are no principal (signed webhooks); otherwise the request's principal. */
-  actor?: { kind: 'webhook'; id: null };
+  /**
+   * For callers that are no principal (signed webhooks), or an account acting before it has a
+   * session (a sign-in, a reset); otherwise the request's principal.
+   */
+  actor?: { kind: 'webhook'; id: null } | { kind: 'user'; id: number };
 }
 
 export interface JournalEntryView {
@@ -50,6 +66,8 @@ export interface JournalEntryView {
 
 export interface JournalQuery {
   brandId?: number;
+  /** An account's own entries: no brand, the account as actor (GET /auth/activity). */
+  accountId?: number;
   limit: number;
   beforeId?: number;
   types?: string[];
@@ -100,7 +118,8 @@ function toRow(ctx: RequestContext, event: JournalEvent) {
     actorKind: event.actor?.kind ?? ctx.principal?.kind ?? null,
     actorId: event.actor ? event.actor.id : (ctx.principal?.id ?? null),
     method: ctx.method,
-    path: ctx.path.slice(0, 2048),
+    // A path may carry an invitation's or a reset's token (contract §19: never in an entry).
+    path: withoutSecrets(ctx.path, 2048),
     ip: ctx.ip.slice(0, 64),
     details: event.details ?? {},
   };

@@ -29,8 +29,8 @@ export class AppError extends Error {
   static forbidden(message: string): AppError {
     return new AppError(403, message);
   }
-  static notFound(): AppError {
-    return new AppError(404, ErrorText.notFound);
+  static notFound(message: string = ErrorText.notFound): AppError {
+    return new AppError(404, message);
   }
   static conflict(message: string): AppError {
     return new AppError(409, message);

@@ -23,6 +23,16 @@ export const ErrorText = {
   idempotencyKeyReused: 'Idempotency key reused with a different request',
   idempotencyKeyInProgress: 'A request with this idempotency key is in progress',
   importHasErrors: 'Import has errors',
+  // The store's team and its accounts (§19).
+  alreadyMember: 'Already a member',
+  invalidInvitation: 'Invalid or expired invitation',
+  invitationForAnotherAccount: 'Forbidden: invitation is for another account',
+  lastSettingsManager: 'The last settings.manage member cannot be removed',
+  passwordLength: 'Password must have 12 to 256 characters',
+  passwordTooWeak: 'Password too weak',
+  wrongPassword: 'Wrong password',
+  invalidOrExpiredToken: 'Invalid or expired token',
+  recentAuthRequired: 'Forbidden: recent authentication required',
 
   // The service's own.
   sessionRequired: 'Forbidden: a user session is required',

@@ -11,6 +11,12 @@ describe('withoutSecrets', () => {
     expect(withoutSecrets(`/e/${encodeURIComponent(secret)}`)).toBe('/e/[redacted]');
   });
 
+  it("replaces an invitation's and a password reset's token in a path", () => {
+    const token = randomBytes(32).toString('base64url');
+    expect(withoutSecrets(`/auth/invitations/csh_inv_${token}/accept`)).toBe('/auth/invitations/[redacted]/accept');
+    expect(withoutSecrets(`/auth/password-reset/csh_pwr_${token}`)).toBe('/auth/password-reset/[redacted]');
+  });
+
   it('keeps ids, UUIDs and shorter hex as they are', () => {
     const text = '/orders/admin/12/3f2b9c1e-6d3a-4a57-9d9e-0c1f2a3b4c5d/abcdef0123';
     expect(withoutSecrets(text)).toBe(text);

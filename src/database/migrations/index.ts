@@ -28,6 +28,7 @@ import { StockEventStorage1763772300000 } from './1763772300000-stock-event-stor
 import { OrderPathCheckDomains1763772400000 } from './1763772400000-order-path-check-domains';
 import { OrderCountInStatement1763772500000 } from './1763772500000-order-count-in-statement';
 import { RepeatsCounted1763772600000 } from './1763772600000-repeats-counted';
+import { StoreTeam1763772700000 } from './1763772700000-store-team';
 
 /** Every migration, in order. A new migration is added here as well as in its own file. */
 export const migrations = [
@@ -61,4 +62,5 @@ export const migrations = [
   OrderPathCheckDomains1763772400000,
   OrderCountInStatement1763772500000,
   RepeatsCounted1763772600000,
+  StoreTeam1763772700000,
 ];

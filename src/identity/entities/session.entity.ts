@@ -20,4 +20,19 @@ export class SessionEntity {
 
   @Column({ name: 'ended_at', type: 'timestamptz', nullable: true })
   endedAt: Date | null;
+
+  /** The client address of the sign-in, then of the last use. */
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  ip: string | null;
+
+  @Column({ name: 'user_agent', type: 'varchar', length: 512, nullable: true })
+  userAgent: string | null;
+
+  /** Moved on at most once a minute (contract §19: it may lag that much), so a request rarely writes. */
+  @Column({ name: 'last_seen_at', type: 'timestamptz', default: () => 'now()' })
+  lastSeenAt: Date;
+
+  /** When the session last proved its account: its sign-in, then each step-up (recent authentication). */
+  @Column({ name: 'authenticated_at', type: 'timestamptz', default: () => 'now()' })
+  authenticatedAt: Date;
 }

@@ -1,0 +1,31 @@
+import { Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { UserEntity } from './user.entity';
+
+/**
+ * A password reset asked for (contract §19): its token minted when the mail is sent and kept only
+ * as its SHA-256; ended when used or replaced by a newer request. The rows of the last hour are
+ * the account's mail budget.
+ */
+@Entity('password_resets')
+@Index('ux_password_resets_token', ['tokenHash'], { unique: true, where: '"token_hash" IS NOT NULL' })
+@Index('ix_password_resets_user_created', ['userId', 'createdAt'])
+export class PasswordResetEntity {
+  @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'BY DEFAULT' })
+  id: string;
+
+  @Column({ name: 'user_id', type: 'integer' })
+  @ForeignKey(() => UserEntity, { name: 'password_resets_user_id_fkey', onDelete: 'CASCADE' })
+  userId: number;
+
+  @Column({ name: 'token_hash', type: 'bytea', nullable: true })
+  tokenHash: Buffer | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @Column({ name: 'expires_at', type: 'timestamptz' })
+  expiresAt: Date;
+
+  @Column({ name: 'ended_at', type: 'timestamptz', nullable: true })
+  endedAt: Date | null;
+}
