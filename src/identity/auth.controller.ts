@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Req, Res } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import {
   ApiNoContentResponse,
@@ -7,15 +7,15 @@ import {
   ApiTooManyRequestsResponse,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
-import { serialize as serializeCookie } from 'cookie';
-import type { HttpReply } from '../common/context/http-types';
+import type { HttpReply, HttpRequest } from '../common/context/http-types';
 import type { Environment } from '../config/environment';
 import type { RequestContext } from '../common/context/request-context';
 import { Ctx } from '../common/decorators/ctx.decorator';
 import { Public } from '../common/decorators/public.decorator';
 import { RequireSession } from '../common/decorators/require-permission.decorator';
-import { SESSION_COOKIE } from '../common/guards/authentication.guard';
 import { AuthService } from './auth.service';
+import { clientOf } from './session-client';
+import { clearSessionCookie, setSessionCookie } from './session-cookie';
 import { LoginResponse, MeResponse } from './dto/identity.responses';
 import { LoginDto } from './dto/login.dto';
 import { IdempotentPost } from '../idempotency/idempotent-post.decorator';
@@ -38,18 +38,14 @@ export class AuthController {
   @ApiOkResponse({ type: LoginResponse, description: 'Also sets the `session` cookie' })
   @ApiUnauthorizedResponse({ description: 'Unauthorized' })
   @ApiTooManyRequestsResponse({ description: 'Too many login attempts (with Retry-After)' })
-  async login(@Body() body: LoginDto, @Res({ passthrough: true }) response: HttpReply): Promise<LoginResponse> {
-    const { session, user } = await this.auth.login(body.email, body.password);
-    response.header(
-      'Set-Cookie',
-      serializeCookie(SESSION_COOKIE, session.token, {
-        httpOnly: true,
-        sameSite: 'lax',
-        secure: this.secureCookie,
-        path: '/',
-        expires: session.expiresAt,
-      }),
-    );
+  async login(
+    @Ctx() ctx: RequestContext,
+    @Body() body: LoginDto,
+    @Req() request: HttpRequest,
+    @Res({ passthrough: true }) response: HttpReply,
+  ): Promise<LoginResponse> {
+    const { session, user } = await this.auth.login(ctx, body.email, body.password, clientOf(ctx, request));
+    setSessionCookie(response, session, this.secureCookie);
     return { token: session.token, csrfToken: session.csrfToken, user };
   }
 
@@ -59,7 +55,7 @@ export class AuthController {
   @ApiNoContentResponse({ description: 'The session ended; the cookie is cleared' })
   async logout(@Ctx() ctx: RequestContext, @Res({ passthrough: true }) response: HttpReply): Promise<void> {
     await this.auth.logout(ctx);
-    response.header('Set-Cookie', serializeCookie(SESSION_COOKIE, '', { path: '/', expires: new Date(0) }));
+    clearSessionCookie(response);
   }
 
   @RequireSession()

@@ -30,11 +30,13 @@ import { SessionsService } from './sessions.service';
 import { UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
+import { SecurityJournalModule } from '../security-journal/security-journal.module';
 
 /** Users, brands, memberships and sessions; plugs the session credential into the guard chain. */
 @Module({
   imports: [
     IdempotencyModule,
+    SecurityJournalModule,
     TypeOrmModule.forFeature([
       UserEntity,
       BrandEntity,

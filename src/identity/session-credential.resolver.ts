@@ -40,7 +40,7 @@ export class SessionCredentialResolver implements CredentialResolver, OnModuleIn
       throw AppError.unauthorized(ErrorText.invalidToken);
     }
     if (typeof sessionId !== 'string' || !UUID.test(sessionId)) throw AppError.unauthorized();
-    const session = await this.sessions.findActive(sessionId);
+    const session = await this.sessions.findActive(sessionId, request.ip ?? '');
     if (!session) throw AppError.unauthorized();
     // CSRF concerns browsers only: a request carrying an Authorization header is outside it (spec 5.9).
     if (credential.source === 'cookie' && !SAFE_METHODS.has(request.method)) {
@@ -54,6 +54,7 @@ export class SessionCredentialResolver implements CredentialResolver, OnModuleIn
       session.isSuperadmin,
       session.sessionId,
       session.memberships,
+      session.authenticatedAt,
     );
   }
 }

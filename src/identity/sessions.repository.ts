@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import type { Tx } from '../database/transactions';
 import type { MembershipRow } from './user-principal';
 
 export interface ActiveSessionRow {
@@ -8,18 +9,40 @@ export interface ActiveSessionRow {
   email: string;
   is_superadmin: boolean;
   memberships: MembershipRow[];
+  authenticated_at: Date;
+  /** Its last use is more than a minute old: the caller moves it on. */
+  stale: boolean;
 }
+
+export interface SessionListRow {
+  id: string;
+  created_at: Date;
+  last_seen_at: Date;
+  ip: string | null;
+  user_agent: string | null;
+}
+
+/** A session that still works: not ended, not expired. */
+const LIVE = 's.ended_at IS NULL AND s.expires_at > now()';
 
 /** The sessions table (with the user and memberships a session check reads). */
 @Injectable()
 export class SessionsRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
-  async insert(session: { id: string; userId: number; expiresAt: Date }): Promise<void> {
-    await this.db.query('INSERT INTO sessions (id, user_id, expires_at) VALUES ($1, $2, $3)', [
+  async insert(session: {
+    id: string;
+    userId: number;
+    expiresAt: Date;
+    ip: string | null;
+    userAgent: string | null;
+  }): Promise<void> {
+    await this.db.query('INSERT INTO sessions (id, user_id, expires_at, ip, user_agent) VALUES ($1, $2, $3, $4, $5)', [
       session.id,
       session.userId,
       session.expiresAt,
+      session.ip,
+      session.userAgent,
     ]);
   }
 
@@ -29,19 +52,57 @@ export class SessionsRepository {
       `SELECT u.id AS user_id, u.email, u.is_superadmin,
               COALESCE(json_agg(json_build_object('brandId', m.brand_id, 'brandName', b.name, 'brandSlug', b.slug,
                                                   'permissions', m.permissions) ORDER BY m.brand_id)
-                       FILTER (WHERE m.brand_id IS NOT NULL), '[]') AS memberships
+                       FILTER (WHERE m.brand_id IS NOT NULL), '[]') AS memberships,
+              s.authenticated_at, s.last_seen_at < now() - interval '1 minute' AS stale
          FROM sessions s
          JOIN users u ON u.id = s.user_id
          LEFT JOIN memberships m ON m.user_id = u.id
          LEFT JOIN brands b ON b.id = m.brand_id
-        WHERE s.id = $1 AND s.ended_at IS NULL AND s.expires_at > now() AND u.active
+        WHERE s.id = $1 AND ${LIVE} AND u.active
         GROUP BY u.id, s.id`,
       [sessionId],
     );
     return rows[0] ?? null;
   }
 
+  async touch(sessionId: string, ip: string): Promise<void> {
+    await this.db.query('UPDATE sessions SET last_seen_at = now(), ip = $2 WHERE id = $1', [sessionId, ip]);
+  }
+
+  /** The step-up (contract §19): the session proved its account now. */
+  async markAuthenticated(sessionId: string): Promise<void> {
+    await this.db.query('UPDATE sessions SET authenticated_at = now() WHERE id = $1', [sessionId]);
+  }
+
   async end(sessionId: string): Promise<void> {
     await this.db.query('UPDATE sessions SET ended_at = now() WHERE id = $1 AND ended_at IS NULL', [sessionId]);
+  }
+
+  /** Ends one live session of the account; false when it has no such session. */
+  async endOf(userId: number, sessionId: string): Promise<boolean> {
+    const rows: unknown[] = await this.db.query(
+      `UPDATE sessions s SET ended_at = now() WHERE s.id = $1 AND s.user_id = $2 AND ${LIVE} RETURNING s.id`,
+      [sessionId, userId],
+    );
+    return rows.length > 0;
+  }
+
+  /** Ends every live session of the account but `keep` (null: all of them); how many ended. */
+  async endAllOf(userId: number, keep: string | null, tx?: Tx): Promise<number> {
+    const rows: unknown[] = await (tx ?? this.db).query(
+      `UPDATE sessions s SET ended_at = now()
+        WHERE s.user_id = $1 AND ${LIVE} AND ($2::uuid IS NULL OR s.id <> $2::uuid) RETURNING s.id`,
+      [userId, keep],
+    );
+    return rows.length;
+  }
+
+  /** The account's live sessions, newest first. */
+  liveOf(userId: number): Promise<SessionListRow[]> {
+    return this.db.query(
+      `SELECT s.id, s.created_at, s.last_seen_at, s.ip, s.user_agent FROM sessions s
+        WHERE s.user_id = $1 AND ${LIVE} ORDER BY s.created_at DESC, s.id`,
+      [userId],
+    );
   }
 }

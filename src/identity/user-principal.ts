@@ -22,6 +22,8 @@ export class UserPrincipal implements Principal {
     readonly isSuperadmin: boolean,
     readonly sessionId: string,
     private readonly rows: MembershipRow[],
+    /** When the session last proved its account: its sign-in or a step-up. */
+    readonly authenticatedAt: Date = new Date(0),
   ) {
     this.memberships = new Map(rows.map((m) => [m.brandId, new Set(m.permissions)]));
   }

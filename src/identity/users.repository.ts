@@ -46,6 +46,14 @@ export class UsersRepository {
     return tx.getRepository(UserEntity).findOne({ where: { id: userId }, lock: { mode: 'pessimistic_write' } });
   }
 
+  async noteSignIn(userId: number): Promise<void> {
+    await this.users.query('UPDATE users SET last_sign_in_at = now() WHERE id = $1', [userId]);
+  }
+
+  async setPasswordHash(tx: Tx, userId: number, passwordHash: string): Promise<void> {
+    await tx.query('UPDATE users SET password_hash = $2 WHERE id = $1', [userId, passwordHash]);
+  }
+
   async setFlags(tx: Tx, userId: number, flags: { isSuperadmin: boolean; active: boolean }): Promise<void> {
     await tx.getRepository(UserEntity).update({ id: userId }, flags);
   }

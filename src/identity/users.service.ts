@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { AppError } from '../common/errors/app-error';
 import { ErrorText } from '../common/errors/error-texts';
 import { isUniqueViolation } from '../common/errors/pg-errors';
-import { Transactions } from '../database/transactions';
+import { Transactions, type Tx } from '../database/transactions';
+import { assertPasswordAllowed } from './password-policy';
 import type { UserEntity } from './entities/user.entity';
 import { PasswordHasher } from './password-hasher';
 import { UsersRepository } from './users.repository';
@@ -32,11 +33,14 @@ export class UsersService {
     private readonly hasher: PasswordHasher,
   ) {}
 
+  /** A new account; its password must pass the policy (contract §19). */
   async create(input: { email: string; password: string; isSuperadmin?: boolean }): Promise<UserView> {
+    const email = normalizeEmail(input.email);
+    assertPasswordAllowed(input.password, email);
     const passwordHash = await this.hasher.hash(input.password);
     try {
       const user = await this.users.insert({
-        email: normalizeEmail(input.email),
+        email,
         passwordHash,
         isSuperadmin: input.isSuperadmin ?? false,
       });
@@ -55,6 +59,15 @@ export class UsersService {
 
   async list(): Promise<UserView[]> {
     return (await this.users.all()).map(toUserView);
+  }
+
+  noteSignIn(userId: number): Promise<void> {
+    return this.users.noteSignIn(userId);
+  }
+
+  /** Hashes and stores a password the policy has let through, in the caller's transaction. */
+  async setPassword(tx: Tx, userId: number, password: string): Promise<void> {
+    await this.users.setPasswordHash(tx, userId, await this.hasher.hash(password));
   }
 
   async findForLogin(email: string): Promise<UserEntity | null> {

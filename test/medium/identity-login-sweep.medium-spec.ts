@@ -1,4 +1,4 @@
-import { AuthService } from '../../src/identity/auth.service';
+import { mediumLogin } from '../support/medium-fixtures';
 import { IdentityModule } from '../../src/identity/identity.module';
 import { openMedium, type MediumSuite } from '../support/medium';
 import { ADMIN } from '../support/test-app';
@@ -22,7 +22,7 @@ describe('login failures of e-mails nobody tries again', () => {
        SELECT 'gone@example.com', now() - interval '16 minutes' FROM generate_series(1, 5)
        UNION ALL SELECT 'recent@example.com', now() - interval '14 minutes'`,
     );
-    await suite.get(AuthService).login(ADMIN.email, ADMIN.password);
+    await mediumLogin(suite, ADMIN.email, ADMIN.password);
     // The sweep does not hold up the login; give it a moment.
     for (let waited = 0; waited < 5000 && (await count('gone@example.com')) > 0; waited += 100) {
       await new Promise((resolve) => setTimeout(resolve, 100));

@@ -1,7 +1,7 @@
+import { mediumLogin } from '../support/medium-fixtures';
 import { randomBytes } from 'node:crypto';
 import { AppError } from '../../src/common/errors/app-error';
 import { ErrorText } from '../../src/common/errors/error-texts';
-import { AuthService } from '../../src/identity/auth.service';
 import { IdentityModule } from '../../src/identity/identity.module';
 import { UsersService } from '../../src/identity/users.service';
 import { openMedium, type MediumSuite } from '../support/medium';
@@ -33,18 +33,15 @@ describe('login throttling', () => {
     return { email, password };
   };
   const attempt = (email: string, password: string, instance = instances[0]): Promise<Outcome> =>
-    instance
-      .get(AuthService)
-      .login(email, password)
-      .then(
-        () => 'signed in' as const,
-        (error: unknown) => {
-          if (!(error instanceof AppError)) throw error;
-          if (error.status === 429) expect(error.message).toBe(ErrorText.tooManyLoginAttempts);
-          if (error.status !== 401 && error.status !== 429) throw error;
-          return error.status;
-        },
-      );
+    mediumLogin(instance, email, password).then(
+      () => 'signed in' as const,
+      (error: unknown) => {
+        if (!(error instanceof AppError)) throw error;
+        if (error.status === 429) expect(error.message).toBe(ErrorText.tooManyLoginAttempts);
+        if (error.status !== 401 && error.status !== 429) throw error;
+        return error.status;
+      },
+    );
   const failLogins = async (email: string, times: number) => {
     for (let i = 0; i < times; i++) expect(await attempt(email, `wrong-${i}`)).toBe(401);
   };

@@ -4,14 +4,13 @@ import path from 'node:path';
 import { AppError } from '../../src/common/errors/app-error';
 import { ErrorText } from '../../src/common/errors/error-texts';
 import { migrations } from '../../src/database/migrations';
-import { AuthService } from '../../src/identity/auth.service';
 import { BrandsService } from '../../src/identity/brands.service';
 import { IdentityModule } from '../../src/identity/identity.module';
 import type { UserPrincipal } from '../../src/identity/user-principal';
 import { SessionCredentialResolver } from '../../src/identity/session-credential.resolver';
 import { UsersService } from '../../src/identity/users.service';
 import { openMedium, type MediumSuite } from '../support/medium';
-import { mediumRequest } from '../support/medium-fixtures';
+import { mediumRequest, mediumLogin } from '../support/medium-fixtures';
 import { ADMIN } from '../support/test-app';
 import { createTestDatabase, withClient, type TestDatabase } from '../support/test-database';
 
@@ -43,7 +42,7 @@ describe('restarts keep users, brands and sessions', () => {
 
   it('a second start keeps the data, the session works on, and there is still one superadministrator', async () => {
     const first = await start(db);
-    const { session } = await first.get(AuthService).login(ADMIN.email, ADMIN.password);
+    const { session } = await mediumLogin(first, ADMIN.email, ADMIN.password);
     const brand = await first.get(BrandsService).create({ name: 'Kept', slug: 'kept' });
     await first.close();
 
@@ -65,7 +64,7 @@ describe('restarts keep users, brands and sessions', () => {
     const otherDir = mkdtempSync(path.join(tmpdir(), 'cil-secret-'));
     try {
       const first = await start(db, { SESSION_SECRET: '', DATA_DIR: dataDir });
-      const { session } = await first.get(AuthService).login(ADMIN.email, ADMIN.password);
+      const { session } = await mediumLogin(first, ADMIN.email, ADMIN.password);
       await first.close();
       const second = await start(db, { SESSION_SECRET: '', DATA_DIR: dataDir });
       try {

@@ -10,6 +10,7 @@ import type { PartnerOrderDto } from '../../src/orders/dto/partner-order.dto';
 import type { OrderRef } from '../../src/orders/new-order';
 import { PartnerWebhookService } from '../../src/orders/storefront/partner-webhook.service';
 import type { BrandContext } from '../../src/common/context/request-context';
+import { AuthService } from '../../src/identity/auth.service';
 import { BrandsService } from '../../src/identity/brands.service';
 import { UserPrincipal } from '../../src/identity/user-principal';
 import { UsersService } from '../../src/identity/users.service';
@@ -117,4 +118,17 @@ export function mediumRequest(
     url: options.path ?? '/medium',
     headers: options.headers ?? {},
   };
+}
+
+/** A sign-in through AuthService as `POST /auth/login` makes it, from a test address. */
+export function mediumLogin(suite: MediumSuite, email: string, password: string) {
+  const ctx = {
+    requestId: 'medium',
+    ip: '127.0.0.1',
+    method: 'POST',
+    path: '/auth/login',
+    principal: null,
+    brandId: null,
+  };
+  return suite.get(AuthService).login(ctx, email, password, { ip: '127.0.0.1', userAgent: 'medium-test' });
 }

@@ -15,6 +15,8 @@ export interface Principal {
   /** The brand a user acts in when the request names none: their only membership. */
   defaultBrandId(): number | null;
   permissionsIn(brandId: number): ReadonlySet<BrandPermission>;
+  /** When a person's session last proved its account (recent authentication); keys have none. */
+  readonly authenticatedAt?: Date;
   /** What the rate limit counts by, when not the id (a key still being checked has none yet). */
   readonly rateLimitKey?: string;
 }

@@ -7,6 +7,7 @@ export const NEEDS_BRAND = 'auth:needs-brand';
 export const SESSION_ONLY = 'auth:session-only';
 export const AUTH_REALM = 'auth:realm';
 export const SIGNED_WEBHOOK = 'auth:signed-webhook';
+export const RECENT_AUTHENTICATION = 'auth:recent-authentication';
 export const KEY_CHECKED_BY_STATEMENT = 'auth:key-checked-by-statement';
 
 export type WebhookFlow = 'payment' | 'carrier';

@@ -2,7 +2,7 @@ import { applyDecorators, SetMetadata } from '@nestjs/common';
 import { ApiBearerAuth, ApiCookieAuth, ApiForbiddenResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import { PLATFORM_ADMIN, type BrandPermission, type Permission } from '../context/permissions';
 import { ErrorText } from '../errors/error-texts';
-import { ANY_PERMISSION, NEEDS_BRAND, REQUIRED_PERMISSION, SESSION_ONLY } from './auth-metadata';
+import { ANY_PERMISSION, NEEDS_BRAND, RECENT_AUTHENTICATION, REQUIRED_PERMISSION, SESSION_ONLY } from './auth-metadata';
 
 const authDocs = () =>
   applyDecorators(
@@ -51,4 +51,16 @@ export const RequireSession = () =>
     SetMetadata(SESSION_ONLY, true),
     authDocs(),
     ApiForbiddenResponse({ description: ErrorText.sessionRequired }),
+  );
+
+/**
+ * A sensitive action (contract §19): a person's session must have proved its account within
+ * RECENT_AUTH_SECONDS, by signing in or by `POST /auth/step-up`. Checked by the
+ * RecentAuthenticationGuard after the permission, so a missing permission is answered first.
+ * Keys are not sessions: the rule is not theirs.
+ */
+export const RequireRecentAuthentication = () =>
+  applyDecorators(
+    SetMetadata(RECENT_AUTHENTICATION, true),
+    ApiForbiddenResponse({ description: ErrorText.recentAuthRequired }),
   );

@@ -8,6 +8,7 @@ import {
   IS_PUBLIC,
   KEY_CHECKED_BY_STATEMENT,
   NEEDS_BRAND,
+  RECENT_AUTHENTICATION,
   REQUIRED_PERMISSION,
   SESSION_ONLY,
   SIGNED_WEBHOOK,
@@ -28,6 +29,8 @@ export interface RouteAccess {
    * only asks for a brand, so such a service must refuse what each request lacks.
    */
   readonly anyPermission: readonly BrandPermission[] | undefined;
+  /** `@RequireRecentAuthentication()`: a person's session must have proved its account lately. */
+  readonly recentAuthentication: boolean;
 }
 
 // Decorators are fixed once the application is built: read each route's once, not on every
@@ -52,6 +55,7 @@ export function routeAccessOf(reflector: Reflector, execution: ExecutionContext)
       sessionOnly: read<boolean>(SESSION_ONLY) === true,
       permission: read<Permission>(REQUIRED_PERMISSION),
       anyPermission: read<readonly BrandPermission[]>(ANY_PERMISSION),
+      recentAuthentication: read<boolean>(RECENT_AUTHENTICATION) === true,
     });
     routes.set(handler, access);
   }

@@ -4,6 +4,7 @@ import { ConfigService } from '@nestjs/config';
 import { ThrottlerModule } from '@nestjs/throttler';
 import type { Environment } from '../../config/environment';
 import { contextOf, requestOf } from '../context/context-of';
+import { AddressThrottle } from './address-throttle';
 import { FixedWindowStorage } from './fixed-window-storage';
 import { RateLimitGuard } from './rate-limit.guard';
 import { RateLimitRefusals } from './rate-limit-refusals';
@@ -44,7 +45,7 @@ const LIMITED_KINDS = new Set(['integration_key', 'site_key']);
     }),
   ],
   // The guard is also a provider: a refusal decided before it runs (an address not allowed) counts through it.
-  providers: [RateLimitRefusals, RateLimitGuard],
-  exports: [RateLimitRefusals, RateLimitGuard],
+  providers: [RateLimitRefusals, RateLimitGuard, AddressThrottle],
+  exports: [RateLimitRefusals, RateLimitGuard, AddressThrottle],
 })
 export class RateLimitModule {}
