@@ -3,7 +3,7 @@ import { ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiTags } from 
 import { BrandPathParam } from '../common/decorators/brand-path-param.decorator';
 import type { BrandContext } from '../common/context/request-context';
 import { BrandCtx } from '../common/decorators/ctx.decorator';
-import { RequirePermission } from '../common/decorators/require-permission.decorator';
+import { RequirePermission, RequireRecentAuthentication } from '../common/decorators/require-permission.decorator';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import {
   IssueIntegrationKeyDto,
@@ -25,6 +25,7 @@ export class IntegrationKeysController {
   constructor(private readonly keys: IntegrationKeysService) {}
 
   @RequirePermission('settings.manage')
+  @RequireRecentAuthentication()
   @IdempotentPost()
   @ApiCreatedResponse({ type: IssuedIntegrationKeyResponse })
   issue(@BrandCtx() ctx: BrandContext, @Body() body: IssueIntegrationKeyDto): Promise<IssuedIntegrationKeyResponse> {
@@ -65,6 +66,7 @@ export class IntegrationKeysController {
   }
 
   @RequirePermission('settings.manage')
+  @RequireRecentAuthentication()
   @IdempotentPost(':keyId/roll')
   @ApiCreatedResponse({
     type: IssuedIntegrationKeyResponse,

@@ -6,7 +6,13 @@ import { BrandDirectory } from '../common/context/brand-directory';
 import type { Environment } from '../config/environment';
 import { AdminBrandsController } from './admin-brands.controller';
 import { AdminUsersController } from './admin-users.controller';
+import { AccountController } from './account.controller';
+import { AccountService } from './account.service';
 import { AuthController } from './auth.controller';
+import { OutboxModule } from '../outbox/outbox.module';
+import { RateLimitModule } from '../common/rate-limit/rate-limit.module';
+import { PasswordResetsRepository } from './password-resets.repository';
+import { PasswordsService } from './passwords.service';
 import { AuthService } from './auth.service';
 import { BootstrapAdmin } from './bootstrap-admin';
 import { BrandsRepository } from './brands.repository';
@@ -37,6 +43,8 @@ import { SecurityJournalModule } from '../security-journal/security-journal.modu
   imports: [
     IdempotencyModule,
     SecurityJournalModule,
+    OutboxModule,
+    RateLimitModule,
     TypeOrmModule.forFeature([
       UserEntity,
       BrandEntity,
@@ -47,7 +55,7 @@ import { SecurityJournalModule } from '../security-journal/security-journal.modu
       PasswordResetEntity,
     ]),
   ],
-  controllers: [AuthController, AdminUsersController, AdminBrandsController],
+  controllers: [AuthController, AccountController, AdminUsersController, AdminBrandsController],
   providers: [
     {
       provide: SessionSecret,
@@ -67,6 +75,7 @@ import { SecurityJournalModule } from '../security-journal/security-journal.modu
         new JwtService({ secret: secret.value, signOptions: { algorithm: 'HS256' } }),
     },
     AuthService,
+    AccountService,
     BootstrapAdmin,
     BrandsRepository,
     BrandsService,
@@ -76,12 +85,14 @@ import { SecurityJournalModule } from '../security-journal/security-journal.modu
     MembershipsRepository,
     MembershipsService,
     PasswordHasher,
+    PasswordResetsRepository,
+    PasswordsService,
     SessionCredentialResolver,
     SessionsRepository,
     SessionsService,
     UsersRepository,
     UsersService,
   ],
-  exports: [BrandDirectory, BrandsService, UsersService],
+  exports: [BrandDirectory, BrandsService, UsersService, PasswordsService],
 })
 export class IdentityModule {}

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { changedRows } from '../database/returning';
 import type { Tx } from '../database/transactions';
 import type { MembershipRow } from './user-principal';
 
@@ -80,7 +81,8 @@ export class SessionsRepository {
 
   /** Ends one live session of the account; false when it has no such session. */
   async endOf(userId: number, sessionId: string): Promise<boolean> {
-    const rows: unknown[] = await this.db.query(
+    const rows = await changedRows(
+      this.db.manager,
       `UPDATE sessions s SET ended_at = now() WHERE s.id = $1 AND s.user_id = $2 AND ${LIVE} RETURNING s.id`,
       [sessionId, userId],
     );
@@ -89,7 +91,8 @@ export class SessionsRepository {
 
   /** Ends every live session of the account but `keep` (null: all of them); how many ended. */
   async endAllOf(userId: number, keep: string | null, tx?: Tx): Promise<number> {
-    const rows: unknown[] = await (tx ?? this.db).query(
+    const rows = await changedRows(
+      tx ?? this.db.manager,
       `UPDATE sessions s SET ended_at = now()
         WHERE s.user_id = $1 AND ${LIVE} AND ($2::uuid IS NULL OR s.id <> $2::uuid) RETURNING s.id`,
       [userId, keep],

@@ -95,4 +95,13 @@ export const MailTemplates = {
       `The webhook endpoint ${endpoint.url} (id ${endpoint.id}) answered nothing but failures for too long and has been disabled.`,
       'Its deliveries wait; fix the receiver, then enable the endpoint again in the admin area (PATCH … {"enabled": true}).',
     ]),
+
+  /** Only the link it is sent for (contract §19): no password, no other token. */
+  passwordReset: (reset: { link: string; expiresAt: Date }) =>
+    render('Reset your password', [
+      'Someone asked to reset the password of your account. If it was you, open this link and choose a new password:',
+      reset.link,
+      `The link works once, until ${reset.expiresAt.toISOString()}. Every session of the account ends when the password is set.`,
+      'If it was not you, ignore this mail: your password stays as it is.',
+    ]),
 };

@@ -6,6 +6,7 @@ import { CarrierClient } from './carrier-client';
 import { Mailer } from './mailer';
 import { MailTemplates, type RenderedMail } from './mail-templates';
 import { BrandsService } from '../identity/brands.service';
+import { PasswordsService } from '../identity/passwords.service';
 import { Outbox } from '../outbox/outbox';
 import { Transactions } from '../database/transactions';
 import { loggableError } from './loggable-error';
@@ -32,6 +33,7 @@ export class OutboxHandlers {
     private readonly outbox: Outbox,
     private readonly transactions: Transactions,
     private readonly brands: BrandsService,
+    private readonly passwords: PasswordsService,
   ) {}
 
   /** `signal` aborts when the job's lease is lost: no outside call is started after that. */
@@ -71,6 +73,18 @@ export class OutboxHandlers {
             job.payload as unknown as { name: string; keyHint: string; expiresAt: string; window: string },
           ),
         );
+      case 'mail.password_reset': {
+        const mail = await this.passwords.mintForMail(String((job.payload as { resetId?: unknown }).resetId));
+        if (!mail) return undefined;
+        signal.throwIfAborted();
+        await this.mailer.send({
+          to: mail.to,
+          messageId: messageIdOf(job),
+          about: { kind: job.kind, orderNumber: null },
+          ...MailTemplates.passwordReset(mail),
+        });
+        return undefined;
+      }
       case 'mail.staff_shipment_failed':
         return this.mailStaff(job, signal, (data) =>
           MailTemplates.staffShipmentFailed(data, (job.payload as { lastError?: string }).lastError ?? null),

@@ -9,6 +9,7 @@ export type OutboxKind =
   | 'mail.staff_shipment_failed'
   | 'mail.staff_webhook_disabled'
   | 'mail.staff_key_expiring'
+  | 'mail.password_reset'
   | 'carrier.register_shipment';
 
 export interface OutboxEntry {

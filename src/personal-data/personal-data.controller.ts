@@ -3,7 +3,7 @@ import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { BrandContext } from '../common/context/request-context';
 import { BrandPathParam } from '../common/decorators/brand-path-param.decorator';
 import { BrandCtx } from '../common/decorators/ctx.decorator';
-import { RequirePermission } from '../common/decorators/require-permission.decorator';
+import { RequirePermission, RequireRecentAuthentication } from '../common/decorators/require-permission.decorator';
 import { IdempotentPost } from '../idempotency/idempotent-post.decorator';
 import { ErasureDto, ExportQueryDto, RetentionDto } from './dto/personal-data.dto';
 import { ErasureResponse, PersonalDataExportResponse, RetentionResponse } from './dto/personal-data.responses';
@@ -17,6 +17,7 @@ export class PersonalDataController {
   constructor(private readonly personalData: PersonalDataService) {}
 
   @RequirePermission('settings.manage')
+  @RequireRecentAuthentication()
   @IdempotentPost('erasures')
   @HttpCode(200)
   @ApiOkResponse({ type: ErasureResponse })
@@ -25,6 +26,7 @@ export class PersonalDataController {
   }
 
   @RequirePermission('settings.manage')
+  @RequireRecentAuthentication()
   @Get('export')
   @ApiOkResponse({ type: PersonalDataExportResponse })
   export(@BrandCtx() ctx: BrandContext, @Query() query: ExportQueryDto): Promise<PersonalDataExportResponse> {

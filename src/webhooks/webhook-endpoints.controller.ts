@@ -10,7 +10,7 @@ import {
 import type { BrandContext } from '../common/context/request-context';
 import { BrandPathParam } from '../common/decorators/brand-path-param.decorator';
 import { BrandCtx } from '../common/decorators/ctx.decorator';
-import { RequirePermission } from '../common/decorators/require-permission.decorator';
+import { RequirePermission, RequireRecentAuthentication } from '../common/decorators/require-permission.decorator';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { DeliveriesQueryDto } from './dto/deliveries-query.dto';
 import { CreateWebhookEndpointDto, RotateSecretDto, UpdateWebhookEndpointDto } from './dto/webhook-endpoint.dto';
@@ -61,6 +61,7 @@ export class WebhookEndpointsController {
   }
 
   @RequirePermission('settings.manage')
+  @RequireRecentAuthentication()
   @Get(':endpointId/secret')
   @ApiOkResponse({ type: WebhookSecretResponse })
   secret(
@@ -90,6 +91,7 @@ export class WebhookEndpointsController {
   }
 
   @RequirePermission('settings.manage')
+  @RequireRecentAuthentication()
   @IdempotentPost(':endpointId/rotate-secret')
   @HttpCode(200)
   @ApiOkResponse({

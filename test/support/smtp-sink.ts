@@ -61,4 +61,21 @@ export class SmtpSink {
   to(address: string): ReceivedMail[] {
     return this.received.filter((m) => m.to.includes(address));
   }
+
+  /** Waits until `address` has received `count` mails (the outbox sends them shortly after the commit). */
+  async waitFor(address: string, count = 1, timeoutMs = 10_000): Promise<ReceivedMail[]> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.to(address).length < count) {
+      if (Date.now() > deadline) throw new Error(`${address} received ${this.to(address).length} of ${count} mails`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    return this.to(address);
+  }
+}
+
+/** A mail's text as a person reads it: quoted-printable soft breaks and escapes undone. */
+export function readableText(mail: ReceivedMail): string {
+  return mail.raw
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsEmail, IsString, MaxLength, MinLength } from 'class-validator';
+import { IsBoolean, IsEmail, IsString, MaxLength } from 'class-validator';
 import { OptionalNotNull } from '../../common/validation/field-decorators';
 
 export class CreateUserDto {
@@ -8,10 +8,13 @@ export class CreateUserDto {
   @MaxLength(254)
   email: string;
 
-  @ApiProperty({ minLength: 8, maxLength: 256 })
+  // Its length and strength are the password rule's (contract §19), refused with the rule's own texts.
+  @ApiProperty({
+    minLength: 12,
+    maxLength: 256,
+    description: "Not one of the 10 000 most common passwords, nor holding the e-mail's local part",
+  })
   @IsString()
-  @MinLength(8)
-  @MaxLength(256)
   password: string;
 
   @ApiPropertyOptional({ default: false })

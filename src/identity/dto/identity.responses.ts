@@ -57,3 +57,18 @@ export class MeResponse extends SessionUser {
   @ApiProperty({ description: "The session's CSRF token (as login gave it), for a page opened in a new tab" })
   csrfToken: string;
 }
+
+export class SessionEntry {
+  @ApiProperty({ format: 'uuid', description: 'Not the token: it only names the session' }) id: string;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({ format: 'date-time', description: 'Lags at most a minute' }) lastSeenAt: string;
+  @ApiProperty({ type: String, nullable: true, description: 'The client address of the last use' }) ip: string | null;
+  @ApiProperty({ type: String, nullable: true }) userAgent: string | null;
+  @ApiProperty({ description: 'The session this request came with' }) current: boolean;
+}
+
+export class SessionListResponse {
+  @ApiProperty({ type: [SessionEntry] }) items: SessionEntry[];
+}
+
+export class EmptyResponse {}

@@ -1,0 +1,99 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Query } from '@nestjs/common';
+import {
+  ApiAcceptedResponse,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { RequestContext } from '../common/context/request-context';
+import { Ctx } from '../common/decorators/ctx.decorator';
+import { Public } from '../common/decorators/public.decorator';
+import { RequireSession } from '../common/decorators/require-permission.decorator';
+import { ErrorText } from '../common/errors/error-texts';
+import { IdempotentPost } from '../idempotency/idempotent-post.decorator';
+import { JournalQueryDto } from '../security-journal/dto/journal-query.dto';
+import { JournalListResponse } from '../security-journal/dto/journal.responses';
+import { AccountService } from './account.service';
+import { ChangePasswordDto, PasswordResetDto, PasswordResetRequestDto, StepUpDto } from './dto/account.dto';
+import { EmptyResponse, SessionListResponse } from './dto/identity.responses';
+import { PasswordsService } from './passwords.service';
+
+/** The signed-in account's own security (contract §19): password, sessions, step-up, activity. */
+@ApiTags('auth')
+@Controller('auth')
+export class AccountController {
+  constructor(
+    private readonly account: AccountService,
+    private readonly passwords: PasswordsService,
+  ) {}
+
+  @RequireSession()
+  @IdempotentPost('password')
+  @HttpCode(204)
+  @ApiNoContentResponse({ description: "Changed; the account's other sessions ended" })
+  async changePassword(@Ctx() ctx: RequestContext, @Body() body: ChangePasswordDto): Promise<void> {
+    await this.passwords.change(ctx, body.currentPassword, body.newPassword);
+  }
+
+  @Public()
+  @IdempotentPost('password-reset')
+  @HttpCode(202)
+  @ApiAcceptedResponse({ type: EmptyResponse, description: 'The same answer for every e-mail' })
+  async requestReset(@Ctx() ctx: RequestContext, @Body() body: PasswordResetRequestDto): Promise<EmptyResponse> {
+    await this.passwords.requestReset(ctx, body.email);
+    return {};
+  }
+
+  @Public()
+  @IdempotentPost('password-reset/:token')
+  @HttpCode(204)
+  @ApiNoContentResponse({ description: 'Set; every session of the account ended' })
+  @ApiNotFoundResponse({ description: ErrorText.invalidOrExpiredToken })
+  async reset(
+    @Ctx() ctx: RequestContext,
+    @Param('token') token: string,
+    @Body() body: PasswordResetDto,
+  ): Promise<void> {
+    await this.passwords.completeReset(ctx, token, body.newPassword);
+  }
+
+  @RequireSession()
+  @IdempotentPost('step-up')
+  @HttpCode(204)
+  @ApiNoContentResponse({ description: 'The session proved its account now (recent authentication)' })
+  async stepUp(@Ctx() ctx: RequestContext, @Body() body: StepUpDto): Promise<void> {
+    await this.account.stepUp(ctx, body.password);
+  }
+
+  @RequireSession()
+  @Get('sessions')
+  @ApiOkResponse({ type: SessionListResponse })
+  async sessions(@Ctx() ctx: RequestContext): Promise<SessionListResponse> {
+    return { items: await this.account.sessions(ctx) };
+  }
+
+  @RequireSession()
+  @IdempotentPost('sessions/end-others')
+  @HttpCode(204)
+  @ApiNoContentResponse({ description: "The account's other sessions ended" })
+  async endOthers(@Ctx() ctx: RequestContext): Promise<void> {
+    await this.account.endOtherSessions(ctx);
+  }
+
+  @RequireSession()
+  @Delete('sessions/:sessionId')
+  @HttpCode(204)
+  @ApiNoContentResponse({ description: 'The session ended' })
+  @ApiNotFoundResponse({ description: ErrorText.notFound })
+  async endSession(@Ctx() ctx: RequestContext, @Param('sessionId') sessionId: string): Promise<void> {
+    await this.account.endSession(ctx, sessionId);
+  }
+
+  @RequireSession()
+  @Get('activity')
+  @ApiOkResponse({ type: JournalListResponse, description: "The account's own journal entries, as §8 pages them" })
+  async activity(@Ctx() ctx: RequestContext, @Query() query: JournalQueryDto): Promise<JournalListResponse> {
+    return { items: await this.account.activity(ctx, query) };
+  }
+}

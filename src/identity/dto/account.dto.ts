@@ -1,0 +1,43 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsEmail, IsString, MaxLength, MinLength } from 'class-validator';
+
+// A new password's length is the policy's to refuse, with the contract's own text (§19), so its
+// DTO fields bound only what no password can be: a body of a mebibyte is refused long before.
+const newPasswordDocs = {
+  minLength: 12,
+  maxLength: 256,
+  description: "Not one of the 10 000 most common passwords, nor holding the e-mail's local part",
+};
+
+export class ChangePasswordDto {
+  @ApiProperty({ maxLength: 256 })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(256)
+  currentPassword: string;
+
+  @ApiProperty(newPasswordDocs)
+  @IsString()
+  newPassword: string;
+}
+
+export class PasswordResetRequestDto {
+  @ApiProperty({ example: 'manager@brand.example' })
+  @IsEmail()
+  @MaxLength(254)
+  email: string;
+}
+
+export class PasswordResetDto {
+  @ApiProperty(newPasswordDocs)
+  @IsString()
+  newPassword: string;
+}
+
+export class StepUpDto {
+  @ApiProperty({ maxLength: 256, description: "The account's password" })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(256)
+  password: string;
+}
