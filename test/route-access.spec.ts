@@ -23,7 +23,8 @@ describe('route access', () => {
   it('matches the reviewed snapshot', () => {
     expect(routes.length).toBeGreaterThan(30);
     const lines = routes.map(
-      (r) => `${`${r.method} ${r.path}`.padEnd(70)} ${r.decisions.map(describeAccess).join(' + ') || 'NONE'}`,
+      (r) =>
+        `${`${r.method} ${r.path}`.padEnd(70)} ${r.decisions.map(describeAccess).join(' + ') || 'NONE'}${r.recentAuthentication ? ' + recent authentication' : ''}`,
     );
     expect(lines.join('\n')).toMatchSnapshot();
   });

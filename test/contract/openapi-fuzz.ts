@@ -19,6 +19,9 @@ interface Operation {
   csv: boolean;
 }
 
+/** The signed-in account's own password, step-up and sessions (contract §19). */
+const SELF_ROUTES = /^\/auth\/(password|step-up|sessions)(\/|$)/;
+
 /** Texts that must never address a record or reach the database as a number. */
 const HOSTILE_IDS = [
   '0',
@@ -106,7 +109,12 @@ export function describeOpenApiFuzz(shared: SharedSuite): void {
     };
     let operations: Operation[];
     const ids: Record<string, string[]> = {};
-    const auth: Record<'admin' | 'site' | 'logout', Record<string, string>> = { admin: {}, site: {}, logout: {} };
+    const auth: Record<'admin' | 'site' | 'logout' | 'self', Record<string, string>> = {
+      admin: {},
+      site: {},
+      logout: {},
+      self: {},
+    };
     let spare: { email: string; password: string };
 
     beforeAll(async () => {
@@ -143,6 +151,10 @@ export function describeOpenApiFuzz(shared: SharedSuite): void {
       auth.site = working.headers;
       spare = await s.fx.user({ isSuperadmin: true });
       auth.logout = { Authorization: `Bearer ${(await login(s.t.http, spare.email, spare.password)).token}` };
+      // The account's own security routes end sessions and count wrong passwords as failed logins:
+      // fuzzed as an account of their own, so the superadministrator's sessions and logins stay usable.
+      const self = await s.fx.user();
+      auth.self = { Authorization: `Bearer ${(await login(s.t.http, self.email, self.password)).token}` };
 
       document = (await request(s.t.http).get('/docs-json').expect(200)).body;
       operations = operationsOf(document);
@@ -314,6 +326,7 @@ export function describeOpenApiFuzz(shared: SharedSuite): void {
       if (signed) return { 'X-Signature': signPayload(signed, String(raw ?? ''), Math.floor(Date.now() / 1000)) };
       if (op.path.startsWith('/production-api/')) return auth.site;
       if (op.path === '/auth/logout') return auth.logout;
+      if (SELF_ROUTES.test(op.path)) return auth.self;
       return auth.admin;
     }
   });

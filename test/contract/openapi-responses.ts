@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import request, { type Response, type Test } from 'supertest';
 import { eventually } from '../support/eventually';
 import { issueKey, siteWithKey } from '../support/fixtures';
@@ -5,6 +6,7 @@ import { OpenApiCheck } from '../support/openapi-check';
 import { CARRIER_SECRET, PAYMENT_SECRET, postSigned } from '../support/signed';
 import { type SharedSuite, type Suite } from '../support/suite';
 import { ADMIN, bearer, login } from '../support/test-app';
+import { withClient } from '../support/test-database';
 
 /**
  * Every documented success of every route, and a sample of its failures, as the service really
@@ -69,7 +71,7 @@ export function describeOpenApiResponses(shared: SharedSuite, carrierUrl: () => 
       await send('post', '/admin/brands', admin, { name: 'Docs', slug: 'docs' }, 409);
       await get('/admin/brands', admin);
       const user = (
-        await send('post', '/admin/users', admin, { email: 'clerk@docs.example', password: 'clerk-password-1' }, 201)
+        await send('post', '/admin/users', admin, { email: 'clerk@docs.example', password: 'ledger-keeper-1' }, 201)
       ).body.id as number;
       await get('/admin/users', admin);
       await send('patch', `/admin/users/${user}`, admin, { active: true }, 200);
@@ -354,6 +356,44 @@ export function describeOpenApiResponses(shared: SharedSuite, carrierUrl: () => 
       await send('post', `${hooks}/${hook.id}/deliveries/${message.messageId}/retry`, admin, {}, 202);
       await call(request(http).delete(`${hooks}/${hook.id}`).set(admin), 204);
       await get(`${hooks}/${hook.id}`, admin, 404);
+      // The account's own security (contract §19), as the clerk made above.
+      const clerk = await login(http, 'clerk@docs.example', 'ledger-keeper-1');
+      const clerkElsewhere = await login(http, 'clerk@docs.example', 'ledger-keeper-1');
+      await send('post', '/auth/step-up', bearer(clerk), { password: 'ledger-keeper-1' }, 204);
+      await send('post', '/auth/step-up', bearer(clerk), { password: 'not-the-password' }, 403);
+      const sessions = (await get('/auth/sessions', bearer(clerk))).body.items as Array<{
+        id: string;
+        current: boolean;
+      }>;
+      const elsewhere = sessions.find((entry) => !entry.current)!.id;
+      await call(request(http).delete(`/auth/sessions/${elsewhere}`).set(bearer(clerk)), 204);
+      await call(request(http).delete(`/auth/sessions/${elsewhere}`).set(bearer(clerk)), 404);
+      await get('/auth/me', bearer(clerkElsewhere), 401);
+      await login(http, 'clerk@docs.example', 'ledger-keeper-1');
+      await call(request(http).post('/auth/sessions/end-others').set(bearer(clerk)), 204);
+      await get('/auth/activity?limit=5', bearer(clerk));
+      const newPassword = { currentPassword: 'ledger-keeper-1', newPassword: 'ledger-keeper-2' };
+      await send('post', '/auth/password', bearer(clerk), newPassword, 204);
+      await send('post', '/auth/password', bearer(clerk), newPassword, 403);
+      await send(
+        'post',
+        '/auth/password',
+        bearer(clerk),
+        { currentPassword: 'ledger-keeper-2', newPassword: 'short' },
+        400,
+      );
+      await send('post', '/auth/password-reset', {}, { email: 'clerk@docs.example' }, 202);
+      // The mailed token is the outbox's to mint; here one is set on the reset just asked for.
+      const token = `csh_pwr_${randomBytes(32).toString('base64url')}`;
+      await withClient(suite.db.url, (client) =>
+        client.query(
+          `UPDATE password_resets SET token_hash = sha256(convert_to($1, 'UTF8'))
+            WHERE id = (SELECT max(id) FROM password_resets)`,
+          [token],
+        ),
+      );
+      await send('post', `/auth/password-reset/${token}`, {}, { newPassword: 'ledger-keeper-3' }, 204);
+      await send('post', `/auth/password-reset/${token}`, {}, { newPassword: 'ledger-keeper-3' }, 404);
       await call(request(http).post('/auth/logout').set(bearer(session)), 204);
 
       expect(problems).toEqual([]);

@@ -7,6 +7,7 @@ import {
   IS_PUBLIC,
   KEY_CHECKED_BY_STATEMENT,
   NEEDS_BRAND,
+  RECENT_AUTHENTICATION,
   REQUIRED_PERMISSION,
   SESSION_ONLY,
   SIGNED_WEBHOOK,
@@ -40,6 +41,8 @@ export interface RouteEntry {
   interceptors: string[];
   /** A POST that changes nothing and so records no Idempotency-Key (ReadOnlyPost). */
   readOnlyPost: boolean;
+  /** A sensitive action: a session must have proved its account lately (contract §19). */
+  recentAuthentication: boolean;
 }
 
 /** Every controller of the application, found through the module graph as Nest walks it. */
@@ -102,7 +105,8 @@ export function routeTable(): RouteEntry[] {
         ...((Reflect.getMetadata(INTERCEPTORS_METADATA, handler) as Type[] | undefined) ?? []),
       ].map((interceptor) => interceptor.name);
       const readOnlyPost = Reflect.getMetadata(READ_ONLY_POST, handler) === true;
-      routes.push({ method: RequestMethod[method], path, decisions, interceptors, readOnlyPost });
+      const recentAuthentication = meta(RECENT_AUTHENTICATION, handler, cls) === true;
+      routes.push({ method: RequestMethod[method], path, decisions, interceptors, readOnlyPost, recentAuthentication });
     }
   }
   return routes.sort((a, b) => `${a.method} ${a.path}`.localeCompare(`${b.method} ${b.path}`));
