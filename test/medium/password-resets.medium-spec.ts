@@ -1,0 +1,133 @@
+import { createHash } from 'node:crypto';
+import type { RequestContext } from '../../src/common/context/request-context';
+import { AppError } from '../../src/common/errors/app-error';
+import { ErrorText } from '../../src/common/errors/error-texts';
+import { IdentityModule } from '../../src/identity/identity.module';
+import { PasswordsService } from '../../src/identity/passwords.service';
+import { UsersService } from '../../src/identity/users.service';
+import { openMedium, type MediumSuite } from '../support/medium';
+import { mediumLogin } from '../support/medium-fixtures';
+
+let address = 0;
+/** A request from an address of its own: the per-address limit is the e2e suite's to test. */
+const anonymous = (): RequestContext => ({
+  requestId: 'medium',
+  ip: `192.0.2.${++address}`,
+  method: 'POST',
+  path: '/auth/password-reset',
+  principal: null,
+  brandId: null,
+});
+
+const statusOf = (work: Promise<unknown>) =>
+  work.then(
+    () => 'done',
+    (error: unknown) => {
+      if (error instanceof AppError && error.status === 404 && error.message === ErrorText.invalidOrExpiredToken)
+        return 'gone';
+      throw error;
+    },
+  );
+
+/** Password resets (contract §19) with their real tables, the outbox and the journal, several requests at once. */
+describe('password resets', () => {
+  let suite: MediumSuite;
+  let passwords: PasswordsService;
+  let n = 0;
+
+  beforeAll(async () => {
+    suite = await openMedium([IdentityModule]);
+    passwords = suite.get(PasswordsService);
+  });
+  afterAll(() => suite?.close());
+
+  const account = async () => {
+    const email = `reset-${++n}-${Date.now()}@example.com`;
+    const user = await suite.get(UsersService).create({ email, password: 'medium-password-1' });
+    return { ...user, password: 'medium-password-1' };
+  };
+  const resetsOf = (userId: number) =>
+    suite.dataSource.query(`SELECT id, ended_at FROM password_resets WHERE user_id = $1 ORDER BY id`, [userId]);
+  const mailJobsOf = async (userId: number) =>
+    Number(
+      (
+        await suite.dataSource.query(
+          `SELECT count(*) FROM outbox o JOIN password_resets r ON r.id = (o.payload->>'resetId')::bigint
+            WHERE o.kind = 'mail.password_reset' AND r.user_id = $1`,
+          [userId],
+        )
+      )[0].count,
+    );
+
+  it('gives an account at most 3 mails an hour, however many ask at once', async () => {
+    const user = await account();
+    await Promise.all(Array.from({ length: 8 }, () => passwords.requestReset(anonymous(), user.email)));
+    expect(await resetsOf(user.id)).toHaveLength(3);
+    expect(await mailJobsOf(user.id)).toBe(3);
+    // Each newer request ended the one before: one link at most is live.
+    expect((await resetsOf(user.id)).filter((r: { ended_at: Date | null }) => r.ended_at === null)).toHaveLength(1);
+  });
+
+  it('records nothing for an e-mail without an active account', async () => {
+    const before = Number((await suite.dataSource.query('SELECT count(*) FROM password_resets'))[0].count);
+    await passwords.requestReset(anonymous(), 'nobody-at-all@example.com');
+    expect(Number((await suite.dataSource.query('SELECT count(*) FROM password_resets'))[0].count)).toBe(before);
+  });
+
+  it('mints the link when the mail is sent, and a retried mail’s new link kills the first', async () => {
+    const user = await account();
+    await passwords.requestReset(anonymous(), user.email);
+    const [{ id }] = await resetsOf(user.id);
+    const first = await passwords.mintForMail(String(id));
+    const second = await passwords.mintForMail(String(id));
+    const tokenOf = (link: string) => link.slice(link.lastIndexOf('/') + 1);
+    expect(first!.link).toMatch(/^http:\/\/localhost:\d+\/dashboard\/#\/reset\/csh_pwr_/);
+    expect(first!.to).toBe(user.email);
+    const [{ token_hash: stored }] = await suite.dataSource.query(
+      'SELECT token_hash FROM password_resets WHERE id = $1',
+      [id],
+    );
+    expect(stored).toEqual(createHash('sha256').update(tokenOf(second!.link)).digest());
+    expect(await statusOf(passwords.completeReset(anonymous(), tokenOf(first!.link), 'fresh-medium-phrase'))).toBe(
+      'gone',
+    );
+  });
+
+  it('lets one of two uses of a token at once through; every session ends', async () => {
+    const user = await account();
+    await mediumLogin(suite, user.email, user.password);
+    await passwords.requestReset(anonymous(), user.email);
+    const [{ id }] = await resetsOf(user.id);
+    const mail = await passwords.mintForMail(String(id));
+    const token = mail!.link.slice(mail!.link.lastIndexOf('/') + 1);
+    const outcomes = await Promise.all([
+      statusOf(passwords.completeReset(anonymous(), token, 'first-medium-phrase')),
+      statusOf(passwords.completeReset(anonymous(), token, 'second-medium-phrase')),
+    ]);
+    expect(outcomes.sort()).toEqual(['done', 'gone']);
+    const [{ ended_at: endedAt }] = await suite.dataSource.query('SELECT ended_at FROM sessions WHERE user_id = $1', [
+      user.id,
+    ]);
+    expect(endedAt).not.toBeNull();
+    // Exactly one of the two passwords works now.
+    const signIns = await Promise.all(
+      ['first-medium-phrase', 'second-medium-phrase'].map((password) =>
+        mediumLogin(suite, user.email, password).then(
+          () => 1,
+          () => 0,
+        ),
+      ),
+    );
+    expect(signIns.reduce((a, b) => a + b, 0)).toBe(1);
+  });
+
+  it('gives no link for a reset that was replaced, used or has expired', async () => {
+    const user = await account();
+    await passwords.requestReset(anonymous(), user.email);
+    const [{ id }] = await resetsOf(user.id);
+    await suite.dataSource.query(`UPDATE password_resets SET expires_at = now() - interval '1 second' WHERE id = $1`, [
+      id,
+    ]);
+    expect(await passwords.mintForMail(String(id))).toBeNull();
+  });
+});
