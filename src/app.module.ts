@@ -5,7 +5,6 @@ import { CommonModule } from './common/common.module';
 import { AuthenticationGuard } from './common/guards/authentication.guard';
 import { BrandContextGuard } from './common/guards/brand-context.guard';
 import { PermissionGuard } from './common/guards/permission.guard';
-import { RecentAuthenticationGuard } from './common/guards/recent-authentication.guard';
 import { UnreadBodyGuard } from './common/validation/unread-body.guard';
 import { RateLimitGuard } from './common/rate-limit/rate-limit.guard';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module';
@@ -80,14 +79,13 @@ export class AppModule {
         MetricsModule,
       ],
       providers: [
-        // The guard chain, in this order: who is calling, within their rate, in which brand, may they,
-        // have they proved their account lately where that matters, and does a route that takes no
-        // body get none.
+        // The guard chain, in this order: who is calling, within their rate, in which brand, may they
+        // (and have they proved their account lately where that matters), and does a route that takes
+        // no body get none.
         { provide: APP_GUARD, useClass: AuthenticationGuard },
         { provide: APP_GUARD, useExisting: RateLimitGuard },
         { provide: APP_GUARD, useClass: BrandContextGuard },
         { provide: APP_GUARD, useClass: PermissionGuard },
-        { provide: APP_GUARD, useClass: RecentAuthenticationGuard },
         { provide: APP_GUARD, useClass: UnreadBodyGuard },
       ],
     };

@@ -11,7 +11,15 @@ export interface LiveReset {
 /** The password_resets table. A reset is live until used, replaced or 30 minutes old. */
 @Injectable()
 export class PasswordResetsRepository {
-  /** How many resets the account asked for in the last hour: its mail budget (contract §19). */
+  /** The reset a request's mail job made, if an earlier run of the job made one. */
+  async findByRequest(tx: Tx, requestId: string): Promise<{ id: string } | null> {
+    const rows: Array<{ id: string }> = await tx.query(`SELECT id FROM password_resets WHERE request_id = $1`, [
+      requestId,
+    ]);
+    return rows[0] ?? null;
+  }
+
+  /** How many resets the account was given in the last hour: its mail budget (contract §19). */
   async countLastHour(tx: Tx, userId: number): Promise<number> {
     const rows: Array<{ n: number }> = await tx.query(
       `SELECT count(*)::int AS n FROM password_resets WHERE user_id = $1 AND created_at > now() - interval '1 hour'`,
@@ -25,17 +33,18 @@ export class PasswordResetsRepository {
     await tx.query(`UPDATE password_resets SET ended_at = now() WHERE user_id = $1 AND ended_at IS NULL`, [userId]);
   }
 
-  async insert(tx: Tx, userId: number, ttlSeconds: number): Promise<string> {
-    const rows: Array<{ id: string }> = await tx.query(
-      `INSERT INTO password_resets (user_id, expires_at) VALUES ($1, now() + make_interval(secs => $2)) RETURNING id`,
-      [userId, ttlSeconds],
+  async insert(tx: Tx, reset: { userId: number; requestId: string; hash: Buffer; ttlSeconds: number }): Promise<Date> {
+    const rows: Array<{ expires_at: Date }> = await tx.query(
+      `INSERT INTO password_resets (user_id, request_id, token_hash, expires_at)
+       VALUES ($1, $2, $3, now() + make_interval(secs => $4)) RETURNING expires_at`,
+      [reset.userId, reset.requestId, reset.hash, reset.ttlSeconds],
     );
-    return rows[0].id;
+    return rows[0].expires_at;
   }
 
   /**
-   * Gives a live reset the token its mail carries (only the digest is stored); the account's
-   * e-mail and the expiry, or null when the reset is no longer live or the account is off.
+   * A new token for a reset still live (a retried mail: the earlier link, perhaps never
+   * delivered, dies); the account's e-mail and the expiry, or null when it is no longer live.
    */
   async setToken(tx: Tx, resetId: string, hash: Buffer): Promise<{ email: string; expires_at: Date } | null> {
     const rows = await changedRows<{ email: string; expires_at: Date }>(

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import type { RequestContext } from '../common/context/request-context';
+import { randomUUID } from 'node:crypto';
+import { systemContext, type RequestContext } from '../common/context/request-context';
 import { AppError } from '../common/errors/app-error';
 import { ErrorText } from '../common/errors/error-texts';
 import { AddressThrottle } from '../common/rate-limit/address-throttle';
@@ -23,6 +24,14 @@ const RESET_MAILS_PER_HOUR = 3;
 // Per client address, on top of the account's 3 an hour: one address cannot mail a list of strangers.
 const RESET_REQUESTS_PER_ADDRESS = 10;
 const RESET_ADDRESS_WINDOW_MS = 15 * 60_000;
+
+/** What a reset request's outbox job carries: nothing secret. */
+export interface ResetRequest {
+  requestId: string;
+  email: string;
+  /** The requester's address, for the journal entry the job writes. */
+  ip: string;
+}
 
 /** What the reset mail needs; the token exists only here and in the mail. */
 export interface ResetMail {
@@ -68,37 +77,51 @@ export class PasswordsService {
   }
 
   /**
-   * The same 202 for every e-mail (no enumeration). An active account gets a mail unless it had
-   * 3 this hour; a new request replaces the live one. The mail is an outbox job recorded with the
-   * request, so it is sent once, retried, and its token minted only when it is sent.
+   * The same 202, in the same time, for every e-mail (no enumeration): the request is only
+   * recorded, as an outbox job, and that job finds the account, keeps its budget and sends the
+   * mail. It runs once (and again only if it fails), so the mail is sent once and retried.
    */
   async requestReset(ctx: RequestContext, email: string): Promise<void> {
     await this.addresses.take('password-reset', ctx.ip, RESET_REQUESTS_PER_ADDRESS, RESET_ADDRESS_WINDOW_MS);
-    const account = await this.users.findForLogin(normalizeEmail(email));
-    if (!account) return;
-    await this.transactions.run(async (tx) => {
-      // Serializes this account's requests, so two at once cannot both take the last mail of the hour.
-      if (!(await this.usersTable.lockById(tx, account.id))) return;
-      if ((await this.resets.countLastHour(tx, account.id)) >= RESET_MAILS_PER_HOUR) return;
-      await this.resets.endLiveOf(tx, account.id);
-      const resetId = await this.resets.insert(tx, account.id, RESET_TTL_SECONDS);
-      await this.outbox.enqueue(tx, [
-        { kind: 'mail.password_reset', payload: { resetId }, dedupeKey: `password_reset:${resetId}` },
-      ]);
-      await this.journal.recordWith(tx, ctx, accountEvent('password_reset_requested', account.id));
-    });
+    const request: ResetRequest = { requestId: randomUUID(), email: normalizeEmail(email), ip: ctx.ip.slice(0, 64) };
+    await this.transactions.run((tx) =>
+      this.outbox.enqueue(tx, [
+        { kind: 'mail.password_reset', payload: { ...request }, dedupeKey: `password_reset:${request.requestId}` },
+      ]),
+    );
   }
 
   /**
-   * The outbox job's step before its mail: a fresh token for a reset still live, its digest
-   * committed before the mail leaves, so the link works the moment it arrives. A retried job
-   * mints another and the first link (perhaps never delivered) dies; null when the reset ended.
+   * The mail job's step before it sends: for an active account with fewer than 3 resets this
+   * hour, a reset that replaces the live one, with a token minted now and committed (as its
+   * digest) before the mail leaves, so the link works the moment it arrives. A retried job
+   * re-mints its own reset's token (the first link, perhaps never delivered, dies) and counts
+   * nothing twice. Null when there is nothing to send.
    */
-  async mintForMail(resetId: string): Promise<ResetMail | null> {
+  async resetMailFor(request: ResetRequest): Promise<ResetMail | null> {
     const { token, hash } = mintAccountToken('passwordReset');
-    const reset = await this.transactions.run((tx) => this.resets.setToken(tx, resetId, hash));
-    if (!reset) return null;
-    return { to: reset.email, link: `${this.publicUrl}/dashboard/#/reset/${token}`, expiresAt: reset.expires_at };
+    const link = `${this.publicUrl}/dashboard/#/reset/${token}`;
+    return this.transactions.run(async (tx) => {
+      const made = await this.resets.findByRequest(tx, request.requestId);
+      if (made) {
+        const again = await this.resets.setToken(tx, made.id, hash);
+        return again && { to: again.email, link, expiresAt: again.expires_at };
+      }
+      // Locking the account serializes its requests: two at once cannot both take the hour's last mail.
+      const account = await this.usersTable.lockActiveByEmail(tx, request.email);
+      if (!account) return null;
+      if ((await this.resets.countLastHour(tx, account.id)) >= RESET_MAILS_PER_HOUR) return null;
+      await this.resets.endLiveOf(tx, account.id);
+      const expiresAt = await this.resets.insert(tx, {
+        userId: account.id,
+        requestId: request.requestId,
+        hash,
+        ttlSeconds: RESET_TTL_SECONDS,
+      });
+      const asked: RequestContext = { ...systemContext('/auth/password-reset'), method: 'POST', ip: request.ip };
+      await this.journal.recordWith(tx, asked, accountEvent('password_reset_requested', account.id));
+      return { to: account.email, link, expiresAt };
+    });
   }
 
   /**

@@ -42,6 +42,13 @@ export class UsersRepository {
       .getMany();
   }
 
+  /** An active account by e-mail, locked until the transaction ends. */
+  lockActiveByEmail(tx: Tx, email: string): Promise<UserEntity | null> {
+    return tx
+      .getRepository(UserEntity)
+      .findOne({ where: { email, active: true }, lock: { mode: 'pessimistic_write' } });
+  }
+
   lockById(tx: Tx, userId: number): Promise<UserEntity | null> {
     return tx.getRepository(UserEntity).findOne({ where: { id: userId }, lock: { mode: 'pessimistic_write' } });
   }

@@ -6,7 +6,7 @@ import { CarrierClient } from './carrier-client';
 import { Mailer } from './mailer';
 import { MailTemplates, type RenderedMail } from './mail-templates';
 import { BrandsService } from '../identity/brands.service';
-import { PasswordsService } from '../identity/passwords.service';
+import { PasswordsService, type ResetRequest } from '../identity/passwords.service';
 import { Outbox } from '../outbox/outbox';
 import { Transactions } from '../database/transactions';
 import { loggableError } from './loggable-error';
@@ -74,7 +74,7 @@ export class OutboxHandlers {
           ),
         );
       case 'mail.password_reset': {
-        const mail = await this.passwords.mintForMail(String((job.payload as { resetId?: unknown }).resetId));
+        const mail = await this.passwords.resetMailFor(job.payload as unknown as ResetRequest);
         if (!mail) return undefined;
         signal.throwIfAborted();
         await this.mailer.send({

@@ -55,8 +55,8 @@ export const RequireSession = () =>
 
 /**
  * A sensitive action (contract §19): a person's session must have proved its account within
- * RECENT_AUTH_SECONDS, by signing in or by `POST /auth/step-up`. Checked by the
- * RecentAuthenticationGuard after the permission, so a missing permission is answered first.
+ * RECENT_AUTH_SECONDS, by signing in or by `POST /auth/step-up`. Checked by the PermissionGuard
+ * after the permission, so a missing permission is answered first.
  * Keys are not sessions: the rule is not theirs.
  */
 export const RequireRecentAuthentication = () =>

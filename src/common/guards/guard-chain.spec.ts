@@ -34,7 +34,7 @@ function chainWith(resolve: CredentialResolver['resolve']) {
   return [
     new AuthenticationGuard(reflector, registry, config as never),
     new BrandContextGuard(reflector, brands),
-    new PermissionGuard(reflector),
+    new PermissionGuard(reflector, config as never),
   ];
 }
 

@@ -3,14 +3,27 @@ import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-hos
 import { contextOf } from '../context/context-of';
 import type { BrandPermission } from '../context/permissions';
 import type { Principal } from '../context/principal';
-import { PermissionsCheckedByService } from '../decorators/require-permission.decorator';
+import { ConfigService } from '@nestjs/config';
+import type { Environment } from '../../config/environment';
+import {
+  PermissionsCheckedByService,
+  RequirePermission,
+  RequireRecentAuthentication,
+} from '../decorators/require-permission.decorator';
 import { AppError } from '../errors/app-error';
 import { PermissionGuard } from './permission.guard';
 
 class Routes {
   @PermissionsCheckedByService('orders.read', 'returns.read')
   read(this: void): void {}
+
+  @RequirePermission('settings.manage')
+  @RequireRecentAuthentication()
+  issueKey(this: void): void {}
 }
+
+const RECENT_SECONDS = 600;
+const config = { get: () => RECENT_SECONDS } as unknown as ConfigService<Environment, true>;
 
 const keyHolding = (...permissions: BrandPermission[]): Principal => ({
   kind: 'integration_key',
@@ -21,12 +34,22 @@ const keyHolding = (...permissions: BrandPermission[]): Principal => ({
   permissionsIn: (brandId) => new Set(brandId === 3 ? permissions : []),
 });
 
-function outcome(principal: Principal, brandId: number | null): boolean | string {
+const personProvedAt = (secondsAgo: number, ...permissions: BrandPermission[]): Principal => ({
+  kind: 'user',
+  id: 2,
+  isSuperadmin: false,
+  boundBrandId: null,
+  defaultBrandId: () => 3,
+  permissionsIn: (brandId) => new Set(brandId === 3 ? permissions : []),
+  authenticatedAt: new Date(Date.now() - secondsAgo * 1000),
+});
+
+function outcome(principal: Principal, brandId: number | null, route: 'read' | 'issueKey' = 'read'): boolean | string {
   const request = { headers: {}, method: 'GET', url: '/events' };
   Object.assign(contextOf(request as never), { principal, brandId });
   try {
-    return new PermissionGuard(new Reflector()).canActivate(
-      new ExecutionContextHost([request, {}, undefined], Routes, Routes.prototype.read),
+    return new PermissionGuard(new Reflector(), config).canActivate(
+      new ExecutionContextHost([request, {}, undefined], Routes, Routes.prototype[route]),
     );
   } catch (error) {
     return error instanceof AppError ? `${error.status} ${error.message}` : 'thrown';
@@ -42,5 +65,27 @@ describe('PermissionsCheckedByService', () => {
 
   it('refuses one acting in no brand, naming the first', () => {
     expect(outcome(keyHolding('orders.read'), null)).toBe('403 Forbidden: Missing permission orders.read');
+  });
+});
+
+describe('RequireRecentAuthentication', () => {
+  it('lets in a session that proved its account within RECENT_AUTH_SECONDS', () => {
+    expect(outcome(personProvedAt(RECENT_SECONDS - 5, 'settings.manage'), 3, 'issueKey')).toBe(true);
+  });
+
+  it('refuses one that proved it longer ago', () => {
+    expect(outcome(personProvedAt(RECENT_SECONDS + 5, 'settings.manage'), 3, 'issueKey')).toBe(
+      '403 Forbidden: recent authentication required',
+    );
+  });
+
+  it('answers a missing permission first', () => {
+    expect(outcome(personProvedAt(RECENT_SECONDS + 5, 'orders.read'), 3, 'issueKey')).toBe(
+      '403 Forbidden: Missing permission settings.manage',
+    );
+  });
+
+  it('is not a rule for keys', () => {
+    expect(outcome(keyHolding('settings.manage'), 3, 'issueKey')).toBe(true);
   });
 });
