@@ -30,12 +30,20 @@ import { SessionsService } from './sessions.service';
 import { UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
+import { OutboxModule } from '../outbox/outbox.module';
+import { InvitationAcceptanceController } from './invitation-acceptance.controller';
+import { InvitationMail } from './invitation-mail';
+import { InvitationsRepository } from './invitations.repository';
+import { InvitationsService } from './invitations.service';
+import { RequestSession } from './request-session';
+import { TeamController } from './team.controller';
 import { SecurityJournalModule } from '../security-journal/security-journal.module';
 
 /** Users, brands, memberships and sessions; plugs the session credential into the guard chain. */
 @Module({
   imports: [
     IdempotencyModule,
+    OutboxModule,
     SecurityJournalModule,
     TypeOrmModule.forFeature([
       UserEntity,
@@ -47,7 +55,13 @@ import { SecurityJournalModule } from '../security-journal/security-journal.modu
       PasswordResetEntity,
     ]),
   ],
-  controllers: [AuthController, AdminUsersController, AdminBrandsController],
+  controllers: [
+    AuthController,
+    AdminUsersController,
+    AdminBrandsController,
+    TeamController,
+    InvitationAcceptanceController,
+  ],
   providers: [
     {
       provide: SessionSecret,
@@ -81,7 +95,11 @@ import { SecurityJournalModule } from '../security-journal/security-journal.modu
     SessionsService,
     UsersRepository,
     UsersService,
+    InvitationMail,
+    InvitationsRepository,
+    InvitationsService,
+    RequestSession,
   ],
-  exports: [BrandDirectory, BrandsService, UsersService],
+  exports: [BrandDirectory, BrandsService, UsersService, InvitationMail],
 })
 export class IdentityModule {}

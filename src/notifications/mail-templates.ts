@@ -1,3 +1,4 @@
+import type { InvitationMailData } from '../identity/invitation-mail';
 import type { OrderMailData } from '../orders/follow-up-data';
 export interface RenderedMail {
   subject: string;
@@ -94,5 +95,16 @@ export const MailTemplates = {
     render(`${brandName}: webhook endpoint ${endpoint.id} was disabled`, [
       `The webhook endpoint ${endpoint.url} (id ${endpoint.id}) answered nothing but failures for too long and has been disabled.`,
       'Its deliveries wait; fix the receiver, then enable the endpoint again in the admin area (PATCH … {"enabled": true}).',
+    ]),
+
+  /** Contract §19: the mail holds the invitation's link and no other. */
+  invitation: (invitation: Omit<InvitationMailData, 'to'>) =>
+    render(`${invitation.brandName}: you are invited to join the team`, [
+      `${invitation.inviterEmail ?? 'An administrator'} invites you to join the team of ${invitation.brandName}.`,
+      `Your permissions there: ${invitation.permissions.join(', ')}.`,
+      `Open this link to accept the invitation. It works once, until ${invitation.expiresAt}:`,
+      invitation.link,
+      '',
+      'If you did not expect this invitation, ignore this mail: nothing changes unless the link is used.',
     ]),
 };

@@ -9,7 +9,8 @@ export type OutboxKind =
   | 'mail.staff_shipment_failed'
   | 'mail.staff_webhook_disabled'
   | 'mail.staff_key_expiring'
-  | 'carrier.register_shipment';
+  | 'carrier.register_shipment'
+  | 'mail.invitation';
 
 export interface OutboxEntry {
   kind: OutboxKind;
