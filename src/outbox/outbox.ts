@@ -10,6 +10,7 @@ export type OutboxKind =
   | 'mail.staff_webhook_disabled'
   | 'mail.staff_key_expiring'
   | 'mail.password_reset'
+  | 'mail.invitation'
   | 'carrier.register_shipment';
 
 export interface OutboxEntry {
