@@ -613,7 +613,7 @@ describe('the admin area in a browser', () => {
       .expect(201);
 
     // The superadministrator creates the user and grants orders.read in the Platform screen.
-    const member = { email: 'clerk@northwind.example', password: 'clerk-password-1' };
+    const member = { email: 'clerk@northwind.example', password: 'northwind-orders-desk' };
     const adminContext = await newContext();
     const admin = await signIn(adminContext, ADMIN.email, ADMIN.password);
     await admin.getByLabel('Store', { exact: true }).selectOption({ label: brand.name });

@@ -94,7 +94,6 @@ export function PlatformPage(props: { brandId: number | null; onBrandsChanged: (
               type="password"
               autoComplete="new-password"
               required
-              minLength={8}
               value={user.password}
               onInput={(e) => setUser({ ...user, password: e.currentTarget.value })}
             />
