@@ -11,6 +11,7 @@ import { ReturnsPage } from './pages/returns';
 import { SitesPage } from './pages/sites';
 import { WebhooksPage } from './pages/webhooks';
 import type { BrandListResponse, BrandResponse, LoginResponse, MeResponse } from './types';
+import { StepUpHost } from './ui/step-up-dialog';
 import { ErrorNote } from './ui/use-load';
 
 const SECTIONS = [
@@ -204,4 +205,10 @@ function Page(props: { section: Section; brandId: number; onBrandsChanged: () =>
   }
 }
 
-render(<App />, document.getElementById('app')!);
+render(
+  <>
+    <App />
+    <StepUpHost />
+  </>,
+  document.getElementById('app')!,
+);
