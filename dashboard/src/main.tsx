@@ -1,18 +1,19 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, get, onSignedOut, post, setBrand, setCsrfToken } from './api';
+import { get, onSignedOut, post, setBrand, setCsrfToken } from './api';
 import { JournalPage } from './pages/journal';
 import { KeysPage } from './pages/keys';
 import { OrdersPage } from './pages/orders';
 import { PersonalDataPage } from './pages/personal-data';
 import { PlatformPage } from './pages/platform';
 import { ProductsPage } from './pages/products';
+import { ResetPasswordPage } from './pages/reset-password';
 import { ReturnsPage } from './pages/returns';
+import { SignInPage } from './pages/sign-in';
 import { SitesPage } from './pages/sites';
 import { WebhooksPage } from './pages/webhooks';
-import type { BrandListResponse, BrandResponse, LoginResponse, MeResponse } from './types';
+import type { BrandListResponse, BrandResponse, MeResponse } from './types';
 import { StepUpHost } from './ui/step-up-dialog';
-import { ErrorNote } from './ui/use-load';
 
 const SECTIONS = [
   ['keys', 'Integration keys'],
@@ -32,69 +33,76 @@ type StoreChoice = Pick<BrandResponse, 'id' | 'name' | 'slug'>;
 
 const sectionOf = (hash: string): Section => SECTIONS.find(([id]) => `#/${id}` === hash)?.[0] ?? 'keys';
 
+/** Where a mailed link lands (contract §19): reachable signed in or not, before the sections. */
+type AccountLink = { kind: 'reset'; token: string };
+
+function accountLinkOf(hash: string): AccountLink | null {
+  const match = /^#\/reset\/([^/?#]+)$/.exec(hash);
+  return match ? { kind: 'reset', token: decodeURIComponent(match[1]) } : null;
+}
+
 function App() {
   const [me, setMe] = useState<MeResponse | null | 'signed-out'>(null);
-  useEffect(() => {
-    onSignedOut(() => {
-      setCsrfToken(null);
-      setMe('signed-out');
-    });
+  const [hash, setHash] = useState(location.hash);
+  // What the sign-in page says about what just happened (a password set through a reset link).
+  const [notice, setNotice] = useState<string | null>(null);
+  /** Who is signed in now, as the API sees it: after sign-in, and after a link changed that. */
+  const refresh = () =>
     get<MeResponse>('/auth/me').then(
       (who) => {
         setCsrfToken(who.csrfToken);
         setMe(who);
       },
-      () => setMe('signed-out'),
+      () => {
+        setCsrfToken(null);
+        setMe('signed-out');
+      },
     );
+  useEffect(() => {
+    onSignedOut(() => {
+      setCsrfToken(null);
+      setMe('signed-out');
+    });
+    const follow = () => setHash(location.hash);
+    addEventListener('hashchange', follow);
+    void refresh();
+    return () => removeEventListener('hashchange', follow);
   }, []);
-  if (me === null) return <p role="status">Loading…</p>;
-  if (me === 'signed-out') return <SignIn onSignedIn={setMe} />;
-  return <Shell me={me} onSignedOut={() => setMe('signed-out')} />;
-}
 
-function SignIn(props: { onSignedIn: (me: MeResponse) => void }) {
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  return (
-    <main class="sign-in">
-      <h1>Admin area</h1>
-      <form
-        onSubmit={async (event) => {
-          event.preventDefault();
-          try {
-            const session = await post<LoginResponse>('/auth/login', { email, password });
-            setCsrfToken(session.csrfToken);
-            props.onSignedIn(await get<MeResponse>('/auth/me'));
-          } catch (e) {
-            setError(e instanceof ApiError ? e.message : String(e));
-          }
+  const link = accountLinkOf(hash);
+  let screen;
+  if (link?.kind === 'reset') {
+    screen = (
+      <ResetPasswordPage
+        token={link.token}
+        onDone={async () => {
+          // The reset ended every session of the account: sign-in says the password is set.
+          setNotice('Your new password is set. Sign in with it.');
+          location.hash = '#/';
+          await refresh();
         }}
-      >
-        <label>
-          E-mail
-          <input
-            type="email"
-            autoComplete="username"
-            required
-            value={email}
-            onInput={(e) => setEmail(e.currentTarget.value)}
-          />
-        </label>
-        <label>
-          Password
-          <input
-            type="password"
-            autoComplete="current-password"
-            required
-            value={password}
-            onInput={(e) => setPassword(e.currentTarget.value)}
-          />
-        </label>
-        <ErrorNote text={error} />
-        <button type="submit">Sign in</button>
-      </form>
-    </main>
+      />
+    );
+  } else if (me === null) {
+    screen = <p role="status">Loading…</p>;
+  } else if (me === 'signed-out') {
+    screen = (
+      <SignInPage
+        notice={notice}
+        onSignedIn={async () => {
+          setNotice(null);
+          await refresh();
+        }}
+      />
+    );
+  } else {
+    screen = <Shell key={me.id} me={me} onSignedOut={() => setMe('signed-out')} />;
+  }
+  return (
+    <>
+      {screen}
+      <StepUpHost />
+    </>
   );
 }
 
@@ -205,10 +213,4 @@ function Page(props: { section: Section; brandId: number; onBrandsChanged: () =>
   }
 }
 
-render(
-  <>
-    <App />
-    <StepUpHost />
-  </>,
-  document.getElementById('app')!,
-);
+render(<App />, document.getElementById('app')!);
