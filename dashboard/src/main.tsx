@@ -1,6 +1,7 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { get, onSignedOut, post, setBrand, setCsrfToken } from './api';
+import { AccountPage } from './pages/account';
 import { JournalPage } from './pages/journal';
 import { KeysPage } from './pages/keys';
 import { OrdersPage } from './pages/orders';
@@ -25,6 +26,7 @@ const SECTIONS = [
   ['returns', 'Returns'],
   ['products', 'Products'],
   ['platform', 'Platform'],
+  ['account', 'Account'],
 ] as const;
 type Section = (typeof SECTIONS)[number][0];
 
@@ -171,7 +173,9 @@ function Shell(props: { me: MeResponse; onSignedOut: () => void }) {
         </ul>
       </nav>
       <main>
-        {brandId === null ? (
+        {section === 'account' ? (
+          <AccountPage me={props.me} />
+        ) : brandId === null ? (
           props.me.isSuperadmin ? (
             <PlatformPage brandId={null} onBrandsChanged={() => setBrandsVersion((v) => v + 1)} />
           ) : (
@@ -190,7 +194,8 @@ function Shell(props: { me: MeResponse; onSignedOut: () => void }) {
   );
 }
 
-function Page(props: { section: Section; brandId: number; onBrandsChanged: () => void }) {
+/** A section of the open store (the account's page is the person's, in no store). */
+function Page(props: { section: Exclude<Section, 'account'>; brandId: number; onBrandsChanged: () => void }) {
   switch (props.section) {
     case 'keys':
       return <KeysPage brandId={props.brandId} />;

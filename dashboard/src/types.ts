@@ -9,6 +9,8 @@ export type {
   BrandResponse,
   LoginResponse,
   MeResponse,
+  SessionEntry,
+  SessionListResponse,
   UserListResponse,
 } from '../../src/identity/dto/identity.responses';
 export type {
