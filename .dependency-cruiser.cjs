@@ -48,7 +48,13 @@ const EXPORTED = {
     'catalog-import-body.ts',
     'product-events.ts',
   ],
-  identity: ['identity.sql.ts', 'brands.service.ts', 'users.service.ts'],
+  identity: [
+    'identity.sql.ts',
+    'brands.service.ts',
+    'users.service.ts',
+    // The link of an invitation's mail, which the outbox's mail job sends.
+    'invitation-mail.ts',
+  ],
   inventory: ['inventory.service.ts'],
   idempotency: ['idempotent-post.decorator.ts', 'read-only-post.decorator.ts'],
   'access-keys': [

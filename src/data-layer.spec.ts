@@ -35,6 +35,8 @@ const OWNERS: Record<string, string[]> = {
   memberships: ['identity'],
   sessions: ['identity'],
   login_failures: ['identity'],
+  invitations: ['identity'],
+  password_resets: ['identity'],
   // personal-data reads which keys are a brand's, to find the stored answers an erasure empties.
   integration_keys: ['access-keys', 'personal-data'],
   production_sites: ['production-sites', 'personal-data'],

@@ -34,8 +34,9 @@ describe('security journal', () => {
       .set(bearer(managerB))
       .expect(200);
     const types = journalB.body.items.map((e: { type: string }) => e.type);
-    expect(types).toEqual(['site_key_issued', 'brand_violation']);
-    expect(journalB.body.items[1]).toMatchObject({
+    // The manager's own membership, made last, is a change of the team (contract §19).
+    expect(types).toEqual(['membership_changed', 'site_key_issued', 'brand_violation']);
+    expect(journalB.body.items[2]).toMatchObject({
       id: expect.any(Number),
       at: expect.any(String),
       type: 'brand_violation',

@@ -9,6 +9,9 @@ import { PutMembershipDto } from './dto/put-membership.dto';
 import { MembershipsService } from './memberships.service';
 import { BrandListResponse, BrandResponse, MembershipResponse } from './dto/identity.responses';
 import { IdempotentPost } from '../idempotency/idempotent-post.decorator';
+import type { RequestContext } from '../common/context/request-context';
+import { Ctx } from '../common/decorators/ctx.decorator';
+import { ErrorText } from '../common/errors/error-texts';
 
 @ApiTags('platform administration')
 @Controller('admin/brands')
@@ -33,15 +36,21 @@ export class AdminBrandsController {
     return { items: await this.brands.list() };
   }
 
-  /** A superadministrator, or a member of the brand holding settings.manage (the path decides the brand). */
+  /**
+   * A superadministrator, or a member of the brand holding settings.manage (the path decides the
+   * brand). The brand's list of members is the team's (TeamController).
+   */
   @RequirePermission('settings.manage')
   @Put(':brandId/members/:userId')
+  @ApiTags('team')
   @ApiOkResponse({ type: MembershipResponse })
+  @ApiConflictResponse({ description: ErrorText.lastSettingsManager })
   putMember(
+    @Ctx() ctx: RequestContext,
     @Param('brandId', ParseIdPipe) brandId: number,
     @Param('userId', ParseIdPipe) userId: number,
     @Body() body: PutMembershipDto,
   ): Promise<MembershipResponse> {
-    return this.memberships.put(brandId, userId, body.permissions);
+    return this.memberships.put(ctx, brandId, userId, body.permissions);
   }
 }

@@ -36,6 +36,12 @@ import { SessionsService } from './sessions.service';
 import { UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
+import { InvitationAcceptanceController } from './invitation-acceptance.controller';
+import { InvitationMail } from './invitation-mail';
+import { InvitationsRepository } from './invitations.repository';
+import { InvitationsService } from './invitations.service';
+import { RequestSession } from './request-session';
+import { TeamController } from './team.controller';
 import { SecurityJournalModule } from '../security-journal/security-journal.module';
 
 /** Users, brands, memberships and sessions; plugs the session credential into the guard chain. */
@@ -55,7 +61,14 @@ import { SecurityJournalModule } from '../security-journal/security-journal.modu
       PasswordResetEntity,
     ]),
   ],
-  controllers: [AuthController, AccountController, AdminUsersController, AdminBrandsController],
+  controllers: [
+    AuthController,
+    AccountController,
+    AdminUsersController,
+    AdminBrandsController,
+    TeamController,
+    InvitationAcceptanceController,
+  ],
   providers: [
     {
       provide: SessionSecret,
@@ -92,7 +105,11 @@ import { SecurityJournalModule } from '../security-journal/security-journal.modu
     SessionsService,
     UsersRepository,
     UsersService,
+    InvitationMail,
+    InvitationsRepository,
+    InvitationsService,
+    RequestSession,
   ],
-  exports: [BrandDirectory, BrandsService, UsersService, PasswordsService],
+  exports: [BrandDirectory, BrandsService, UsersService, PasswordsService, InvitationMail],
 })
 export class IdentityModule {}

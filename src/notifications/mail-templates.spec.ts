@@ -34,4 +34,21 @@ describe('mail templates', () => {
       'Last error: carrier answered 503',
     );
   });
+
+  it('invite with the brand, the inviter, the permissions, the expiry and one link', () => {
+    const link = 'https://shop.example/dashboard/#/invitation/csh_inv_abc';
+    const mail = MailTemplates.invitation({
+      brandName: 'Northwind <Shop>',
+      inviterEmail: 'owner@northwind.example',
+      permissions: ['orders.read', 'settings.manage'],
+      expiresAt: '2026-12-09T10:00:00.000Z',
+      link,
+    });
+    expect(mail.subject).toBe('Northwind <Shop>: you are invited to join the team');
+    expect(mail.text).toContain('owner@northwind.example invites you to join the team of Northwind <Shop>.');
+    expect(mail.text).toContain('orders.read, settings.manage');
+    expect(mail.text).toContain('until 2026-12-09T10:00:00.000Z');
+    expect(mail.text.match(/https?:\/\/\S+/g)).toEqual([link]);
+    expect(mail.html).toContain('Northwind &lt;Shop&gt;');
+  });
 });

@@ -1,3 +1,4 @@
+import type { InvitationMailData } from '../identity/invitation-mail';
 import type { OrderMailData } from '../orders/follow-up-data';
 export interface RenderedMail {
   subject: string;
@@ -103,5 +104,16 @@ export const MailTemplates = {
       reset.link,
       `The link works once, until ${reset.expiresAt.toISOString()}. Every session of the account ends when the password is set.`,
       'If it was not you, ignore this mail: your password stays as it is.',
+    ]),
+
+  /** Contract §19: the mail holds the invitation's link and no other. */
+  invitation: (invitation: Omit<InvitationMailData, 'to'>) =>
+    render(`${invitation.brandName}: you are invited to join the team`, [
+      `${invitation.inviterEmail ?? 'An administrator'} invites you to join the team of ${invitation.brandName}.`,
+      `Your permissions there: ${invitation.permissions.join(', ')}.`,
+      `Open this link to accept the invitation. It works once, until ${invitation.expiresAt}:`,
+      invitation.link,
+      '',
+      'If you did not expect this invitation, ignore this mail: nothing changes unless the link is used.',
     ]),
 };

@@ -11,6 +11,7 @@ import { Outbox } from '../outbox/outbox';
 import { Transactions } from '../database/transactions';
 import { loggableError } from './loggable-error';
 import type { ClaimedOutboxJob } from '../outbox/outbox-jobs.repository';
+import { InvitationMail } from '../identity/invitation-mail';
 
 export type ClaimedJob = ClaimedOutboxJob;
 
@@ -34,6 +35,7 @@ export class OutboxHandlers {
     private readonly transactions: Transactions,
     private readonly brands: BrandsService,
     private readonly passwords: PasswordsService,
+    private readonly invitationMail: InvitationMail,
   ) {}
 
   /** `signal` aborts when the job's lease is lost: no outside call is started after that. */
@@ -89,6 +91,8 @@ export class OutboxHandlers {
         return this.mailStaff(job, signal, (data) =>
           MailTemplates.staffShipmentFailed(data, (job.payload as { lastError?: string }).lastError ?? null),
         );
+      case 'mail.invitation':
+        return this.mailInvitation(job, signal);
     }
   }
 
@@ -152,6 +156,30 @@ export class OutboxHandlers {
       messageId: messageIdOf(job),
       about: { kind: job.kind, orderNumber: contacts.mail.orderNumber },
       ...template(contacts.mail),
+    });
+    return undefined;
+  }
+
+  /**
+   * An invitation's link (contract §19), to the invited address. The token is minted and its
+   * fingerprint committed just before the mail leaves (InvitationMail.prepare), so each attempt
+   * of the job sends a new link and kills the one before (prepare says why); an invitation no
+   * longer pending gets no mail. A worker that has lost the job's lease mints nothing: it would
+   * kill the link the job's new holder sends. Each attempt's mail has a Message-ID of its own,
+   * being another message: a receiver must not drop the working link as a repeat of a dead one.
+   */
+  private async mailInvitation(job: ClaimedJob, signal: AbortSignal): Promise<undefined> {
+    const { invitationId } = job.payload as unknown as { invitationId: number };
+    signal.throwIfAborted();
+    const mail = await this.invitationMail.prepare(invitationId);
+    if (!mail) return undefined;
+    signal.throwIfAborted();
+    const { to, ...content } = mail;
+    await this.mailer.send({
+      to,
+      messageId: `<outbox-${job.id}-${job.attempts}@commerce-integration-layer>`,
+      about: { kind: job.kind, orderNumber: null },
+      ...MailTemplates.invitation(content),
     });
     return undefined;
   }

@@ -10,7 +10,8 @@ export type OutboxKind =
   | 'mail.staff_webhook_disabled'
   | 'mail.staff_key_expiring'
   | 'mail.password_reset'
-  | 'carrier.register_shipment';
+  | 'carrier.register_shipment'
+  | 'mail.invitation';
 
 export interface OutboxEntry {
   kind: OutboxKind;

@@ -97,7 +97,7 @@ export const REVIEWED_NOT_PERSONAL: Readonly<Record<string, string>> = {
   'users.email': "staff accounts, not buyers'",
   'users.password_hash': 'a staff password hash',
   'login_failures.email': 'staff logins that failed',
-  'invitations.email': "a future staff member's address",
+  'invitations.email': "a future team member's address, not a buyer's",
   'invitations.permissions': 'permission names',
   'invitations.token_hash': "a digest of an invitation's token",
   'password_resets.token_hash': "a digest of a reset's token",

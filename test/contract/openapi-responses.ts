@@ -4,6 +4,7 @@ import { issueKey, siteWithKey } from '../support/fixtures';
 import { OpenApiCheck } from '../support/openapi-check';
 import { CARRIER_SECRET, PAYMENT_SECRET, postSigned } from '../support/signed';
 import { type SharedSuite, type Suite } from '../support/suite';
+import { invitationToken } from '../support/invitation-token';
 import { ADMIN, bearer, login } from '../support/test-app';
 
 /**
@@ -69,12 +70,38 @@ export function describeOpenApiResponses(shared: SharedSuite, carrierUrl: () => 
       await send('post', '/admin/brands', admin, { name: 'Docs', slug: 'docs' }, 409);
       await get('/admin/brands', admin);
       const user = (
-        await send('post', '/admin/users', admin, { email: 'clerk@docs.example', password: 'clerk-password-1' }, 201)
+        await send('post', '/admin/users', admin, { email: 'clerk@docs.example', password: 'amber-meadow-19' }, 201)
       ).body.id as number;
       await get('/admin/users', admin);
       await send('patch', `/admin/users/${user}`, admin, { active: true }, 200);
       await send('put', `/admin/brands/${brand}/members/${user}`, admin, { permissions: ['orders.read'] }, 200);
       await send('put', `/admin/brands/${brand}/members/${user}`, admin, { permissions: ['nope'] }, 400);
+
+      // The team (contract §19). The suite reads no mail: each link's token is set by the test.
+      const invitations = `/admin/brands/${brand}/invitations`;
+      const invite = (email: string, status: number, permissions = ['orders.read']) =>
+        send('post', invitations, admin, { email, permissions }, status);
+      const newcomer = (await invite('newcomer@docs.example', 201)).body.id as number;
+      await invite('clerk@docs.example', 409);
+      await invite('newcomer@docs.example', 400, []);
+      await get(invitations, admin);
+      const signUp = await invitationToken(suite.db.url, newcomer);
+      await get(`/auth/invitations/${signUp}`, {});
+      await call(request(http).post(`/auth/invitations/${signUp}/accept`).send({ password: 'brass-lantern-71' }), 200);
+      await get(`/auth/invitations/${signUp}`, {}, 404);
+      await call(request(http).post(`/auth/invitations/${signUp}/accept`).send({ password: 'x' }), 404);
+      await send('post', '/admin/users', admin, { email: 'joiner@docs.example', password: 'copper-kettle-42' }, 201);
+      const joiner = (await invite('joiner@docs.example', 201)).body.id as number;
+      const join = await invitationToken(suite.db.url, joiner);
+      await call(request(http).post(`/auth/invitations/${join}/accept`).send({}), 401);
+      const joinerSession = await login(http, 'joiner@docs.example', 'copper-kettle-42');
+      await call(request(http).post(`/auth/invitations/${join}/accept`).set(bearer(session)).send({}), 403);
+      await call(request(http).post(`/auth/invitations/${join}/accept`).set(bearer(joinerSession)).send({}), 200);
+      const gone = (await invite('gone@docs.example', 201)).body.id as number;
+      await call(request(http).post(`${invitations}/${gone}/revoke`).set(admin), 200);
+      await call(request(http).post(`${invitations}/${newcomer}/revoke`).set(admin), 409);
+      await call(request(http).post(`${invitations}/999999/revoke`).set(admin), 404);
+      await get(`/admin/brands/${brand}/members`, admin);
 
       const keysPath = `/admin/brands/${brand}/integration-keys`;
       const spare = (

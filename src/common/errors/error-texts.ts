@@ -36,6 +36,8 @@ export const ErrorText = {
 
   // The service's own.
   sessionRequired: 'Forbidden: a user session is required',
+  invitationNotRevocable: (status: string) => `An invitation that is ${status} cannot be revoked`,
+  invitationPasswordRequired: 'password is required: no account has this e-mail yet',
   unsupportedMediaType: 'Unsupported media type: send application/json',
   unsupportedCharset: (charset: string) => `charset ${charset || '(empty)'} is not supported: send UTF-8`,
   notJson: 'body is not valid JSON',

@@ -81,6 +81,19 @@ function admit(request: HttpRequest, principal: Principal): true {
   return true;
 }
 
+/**
+ * The platform credential a request presents, or null when it presents none, for a public route
+ * that needs a session in some cases only (accepting an invitation as an existing account). The
+ * caller resolves it through the CredentialRegistry, so it gets the same checks (and the CSRF
+ * rule of a cookie) as the guard would make. A header that is not `Bearer <token>` is refused.
+ */
+export function presentedPlatformCredential(request: HttpRequest): Credential | null {
+  const cookies = request.headers.cookie;
+  const cookie = cookies ? parseCookies(cookies)[SESSION_COOKIE] : undefined;
+  if (request.headers.authorization === undefined && !cookie) return null;
+  return readCredential(request, REALMS.platform);
+}
+
 function readCredential(request: HttpRequest, rules: RealmRules): Credential {
   const header = request.headers.authorization;
   if (header !== undefined) {
