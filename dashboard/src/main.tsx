@@ -2,6 +2,8 @@ import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { get, onSignedOut, post, setBrand, setCsrfToken } from './api';
 import { AccountPage } from './pages/account';
+import { SETTINGS_MANAGE } from './contract';
+import { InvitationPage } from './pages/invitation';
 import { JournalPage } from './pages/journal';
 import { KeysPage } from './pages/keys';
 import { OrdersPage } from './pages/orders';
@@ -12,6 +14,7 @@ import { ResetPasswordPage } from './pages/reset-password';
 import { ReturnsPage } from './pages/returns';
 import { SignInPage } from './pages/sign-in';
 import { SitesPage } from './pages/sites';
+import { TeamPage } from './pages/team';
 import { WebhooksPage } from './pages/webhooks';
 import type { BrandListResponse, BrandResponse, MeResponse } from './types';
 import { StepUpHost } from './ui/step-up-dialog';
@@ -22,6 +25,7 @@ const SECTIONS = [
   ['webhooks', 'Webhooks'],
   ['journal', 'Security journal'],
   ['personal-data', 'Personal data'],
+  ['team', 'Team'],
   ['orders', 'Orders'],
   ['returns', 'Returns'],
   ['products', 'Products'],
@@ -36,11 +40,11 @@ type StoreChoice = Pick<BrandResponse, 'id' | 'name' | 'slug'>;
 const sectionOf = (hash: string): Section => SECTIONS.find(([id]) => `#/${id}` === hash)?.[0] ?? 'keys';
 
 /** Where a mailed link lands (contract §19): reachable signed in or not, before the sections. */
-type AccountLink = { kind: 'reset'; token: string };
+type AccountLink = { kind: 'reset' | 'invitation'; token: string };
 
 function accountLinkOf(hash: string): AccountLink | null {
-  const match = /^#\/reset\/([^/?#]+)$/.exec(hash);
-  return match ? { kind: 'reset', token: decodeURIComponent(match[1]) } : null;
+  const match = /^#\/(reset|invitation)\/([^/?#]+)$/.exec(hash);
+  return match ? { kind: match[1] as AccountLink['kind'], token: decodeURIComponent(match[2]) } : null;
 }
 
 function App() {
@@ -48,6 +52,8 @@ function App() {
   const [hash, setHash] = useState(location.hash);
   // What the sign-in page says about what just happened (a password set through a reset link).
   const [notice, setNotice] = useState<string | null>(null);
+  // The store an accepted invitation joined: the shell opens in it.
+  const [landing, setLanding] = useState<number | null>(null);
   /** Who is signed in now, as the API sees it: after sign-in, and after a link changed that. */
   const refresh = () =>
     get<MeResponse>('/auth/me').then(
@@ -80,13 +86,27 @@ function App() {
         onDone={async () => {
           // The reset ended every session of the account: sign-in says the password is set.
           setNotice('Your new password is set. Sign in with it.');
-          location.hash = '#/';
           await refresh();
+          location.hash = '#/';
         }}
       />
     );
   } else if (me === null) {
     screen = <p role="status">Loading…</p>;
+  } else if (link?.kind === 'invitation') {
+    screen = (
+      <InvitationPage
+        token={link.token}
+        me={me === 'signed-out' ? null : me}
+        onSignedIn={refresh}
+        onJoined={async (brandId) => {
+          // Who is signed in first, so the shell opens at once, without sign-in in between.
+          setLanding(brandId);
+          await refresh();
+          location.hash = '#/';
+        }}
+      />
+    );
   } else if (me === 'signed-out') {
     screen = (
       <SignInPage
@@ -98,7 +118,9 @@ function App() {
       />
     );
   } else {
-    screen = <Shell key={me.id} me={me} onSignedOut={() => setMe('signed-out')} />;
+    screen = (
+      <Shell key={me.id} me={me} landing={landing} onMeChanged={refresh} onSignedOut={() => setMe('signed-out')} />
+    );
   }
   return (
     <>
@@ -108,11 +130,19 @@ function App() {
   );
 }
 
-function Shell(props: { me: MeResponse; onSignedOut: () => void }) {
+function Shell(props: {
+  me: MeResponse;
+  /** The store to open first (one an invitation just joined), else the first. */
+  landing: number | null;
+  onMeChanged: () => Promise<void>;
+  onSignedOut: () => void;
+}) {
   const [brands, setBrands] = useState<StoreChoice[]>(
     props.me.memberships.map((m) => ({ id: m.brandId, name: m.brandName, slug: m.brandSlug })),
   );
-  const [brandId, setBrandId] = useState<number | null>(brands[0]?.id ?? null);
+  const [brandId, setBrandId] = useState<number | null>(
+    brands.find((b) => b.id === props.landing)?.id ?? brands[0]?.id ?? null,
+  );
   const [section, setSection] = useState<Section>(sectionOf(location.hash));
   useEffect(() => {
     const follow = () => setSection(sectionOf(location.hash));
@@ -134,6 +164,13 @@ function Shell(props: { me: MeResponse; onSignedOut: () => void }) {
   }, [props.me.isSuperadmin, brandsVersion]);
   // During render, not in an effect: the pages' own effects run first and already load with it.
   setBrand(brandId);
+  /** Platform is the superadministrator's; Team, as the API decides, needs settings.manage in the open store. */
+  const shown = (id: Section) =>
+    id === 'platform'
+      ? props.me.isSuperadmin
+      : id !== 'team' ||
+        props.me.isSuperadmin ||
+        props.me.memberships.some((m) => m.brandId === brandId && m.permissions.includes(SETTINGS_MANAGE));
 
   return (
     <>
@@ -163,7 +200,7 @@ function Shell(props: { me: MeResponse; onSignedOut: () => void }) {
       </header>
       <nav aria-label="Sections">
         <ul>
-          {SECTIONS.filter(([id]) => id !== 'platform' || props.me.isSuperadmin).map(([id, label]) => (
+          {SECTIONS.filter(([id]) => shown(id)).map(([id, label]) => (
             <li key={id}>
               <a href={`#/${id}`} aria-current={section === id ? 'page' : undefined}>
                 {label}
@@ -186,6 +223,8 @@ function Shell(props: { me: MeResponse; onSignedOut: () => void }) {
             key={`${brandId}-${section}`}
             section={section}
             brandId={brandId}
+            me={props.me}
+            onMeChanged={props.onMeChanged}
             onBrandsChanged={() => setBrandsVersion((v) => v + 1)}
           />
         )}
@@ -195,7 +234,13 @@ function Shell(props: { me: MeResponse; onSignedOut: () => void }) {
 }
 
 /** A section of the open store (the account's page is the person's, in no store). */
-function Page(props: { section: Exclude<Section, 'account'>; brandId: number; onBrandsChanged: () => void }) {
+function Page(props: {
+  section: Exclude<Section, 'account'>;
+  brandId: number;
+  me: MeResponse;
+  onMeChanged: () => Promise<void>;
+  onBrandsChanged: () => void;
+}) {
   switch (props.section) {
     case 'keys':
       return <KeysPage brandId={props.brandId} />;
@@ -207,6 +252,8 @@ function Page(props: { section: Exclude<Section, 'account'>; brandId: number; on
       return <JournalPage brandId={props.brandId} />;
     case 'personal-data':
       return <PersonalDataPage brandId={props.brandId} />;
+    case 'team':
+      return <TeamPage brandId={props.brandId} me={props.me} onMeChanged={() => void props.onMeChanged()} />;
     case 'orders':
       return <OrdersPage />;
     case 'returns':

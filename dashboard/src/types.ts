@@ -14,6 +14,14 @@ export type {
   UserListResponse,
 } from '../../src/identity/dto/identity.responses';
 export type {
+  InvitationInfoResponse,
+  InvitationListResponse,
+  InvitationMembershipResponse,
+  InvitationResponse,
+  MemberListResponse,
+  MemberResponse,
+} from '../../src/identity/dto/team.responses';
+export type {
   IntegrationKeyListResponse,
   IntegrationKeyResponse,
   IssuedIntegrationKeyResponse,
