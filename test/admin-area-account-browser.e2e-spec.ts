@@ -6,6 +6,7 @@ import { freePort } from './support/service-process';
 import { readableText, SmtpSink } from './support/smtp-sink';
 import { closeSuite, openSuite, type Suite } from './support/suite';
 import { withClient } from './support/test-database';
+import { bearer } from './support/test-app';
 
 const STRONG = 'a-long-new-pass-phrase';
 
@@ -212,6 +213,129 @@ describe('the admin area in a browser: accounts', () => {
     await stepUp.getByRole('button', { name: 'Cancel' }).click();
     await page.getByRole('alert').filter({ hasText: 'Forbidden: recent authentication required' }).waitFor();
     await expect(page.getByRole('cell', { name: 'active' }).count()).resolves.toBe(1);
+    await page.context().close();
+  });
+
+  it('invites by clicking; the invitee sets a password from the mail and arrives in the store; the inviter sees them and revokes another', async () => {
+    const brandId = await suite.fx.brand('Harbor');
+    const manager = await suite.fx.user();
+    await suite.fx.grant(brandId, manager.id, ['settings.manage', 'orders.read']);
+    const clerk = await suite.fx.user();
+    await suite.fx.grant(brandId, clerk.id, ['orders.read']);
+    const newcomer = 'newcomer@harbor.example';
+    const second = 'second@harbor.example';
+
+    // Team is a settings page: a member without settings.manage is not offered it.
+    const clerkPage = await signedIn(clerk.email, clerk.password);
+    await clerkPage.getByRole('link', { name: 'Orders' }).waitFor();
+    await expect(clerkPage.getByRole('link', { name: 'Team' }).count()).resolves.toBe(0);
+    await clerkPage.context().close();
+
+    const page = await signedIn(manager.email, manager.password);
+    await page.getByRole('link', { name: 'Team' }).click();
+    const members = page.getByRole('region', { name: 'Members' });
+    await members.getByRole('cell', { name: `${manager.email} (you)`, exact: true }).waitFor();
+    await check(page, 'team');
+
+    const invite = page.getByRole('form', { name: 'Invite someone' });
+    const inviteAs = async (email: string, permissions: string[]) => {
+      await invite.getByLabel('E-mail').fill(email);
+      for (const permission of permissions) await invite.getByLabel(permission).check();
+      await invite.getByRole('button', { name: 'Invite' }).click();
+    };
+    await inviteAs(clerk.email, ['orders.write']);
+    await invite.getByRole('alert').filter({ hasText: 'Already a member' }).waitFor();
+    await invite.getByLabel('orders.write').uncheck();
+    await inviteAs(newcomer, ['orders.read', 'products.read']);
+    await invite
+      .getByRole('status')
+      .filter({ hasText: `Invitation sent to ${newcomer}` })
+      .waitFor();
+    await inviteAs(second, ['returns.read']);
+    await invite
+      .getByRole('status')
+      .filter({ hasText: `Invitation sent to ${second}` })
+      .waitFor();
+    const pending = page.getByRole('region', { name: 'Pending invitations' });
+    await pending.getByRole('cell', { name: newcomer, exact: true }).waitFor();
+    await pending.getByRole('cell', { name: second, exact: true }).waitFor();
+    await check(page, 'team-invitations');
+
+    // The invitee, in a browser of their own: the mailed link, a password, and the store's shell.
+    const invitee = await (await area.newContext()).newPage();
+    await invitee.goto(await linkIn(newcomer, 'invitation'));
+    await invitee.getByRole('heading', { name: 'Join Harbor' }).waitFor();
+    await invitee.getByText(newcomer).waitFor();
+    await invitee.getByText('orders.read, products.read').waitFor();
+    await invitee.getByLabel('New password').fill('my newcomer password');
+    await invitee.getByRole('button', { name: 'Set password' }).click();
+    await invitee.getByRole('alert').filter({ hasText: 'Password too weak' }).waitFor();
+    await check(invitee, 'invitation-page');
+    await invitee.getByLabel('New password').fill(STRONG);
+    await invitee.getByRole('button', { name: 'Set password' }).click();
+    await invitee.getByRole('button', { name: 'Sign out' }).waitFor();
+    expect(invitee.url()).not.toContain('/invitation/');
+    await expect(invitee.getByLabel('Store', { exact: true }).inputValue()).resolves.toBe(String(brandId));
+    await invitee.getByRole('link', { name: 'Orders' }).click();
+    await invitee.getByRole('heading', { name: 'Orders' }).waitFor();
+    await expect(invitee.getByRole('alert').count()).resolves.toBe(0);
+    await invitee.context().close();
+
+    // The inviter sees the new member; the other invitation is revoked, and its link dies.
+    await page.reload();
+    await members.getByRole('row').filter({ hasText: newcomer }).getByText('orders.read, products.read').waitFor();
+    await pending.getByRole('cell', { name: newcomer, exact: true }).waitFor({ state: 'detached' });
+    await pending.getByRole('button', { name: `Revoke the invitation of ${second}` }).click();
+    const revoke = page.getByRole('dialog', { name: `Revoke the invitation of ${second}?` });
+    await check(page, 'revoke-invitation-dialog');
+    await revoke.getByRole('button', { name: 'Revoke' }).click();
+    await pending.getByText('No invitation is waiting.').waitFor();
+    const dead = await (await area.newContext()).newPage();
+    await dead.goto(await linkIn(second, 'invitation'));
+    await dead.getByRole('alert').filter({ hasText: 'Invalid or expired invitation' }).waitFor();
+    await dead.context().close();
+
+    // Permissions changed in a dialog; the last settings.manage member stays; a member removed.
+    await members.getByRole('button', { name: `Edit permissions of ${newcomer}` }).click();
+    const edit = page.getByRole('dialog', { name: `Permissions of ${newcomer}` });
+    await edit.getByLabel('returns.read').check();
+    await check(page, 'edit-permissions-dialog');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await members.getByRole('row').filter({ hasText: newcomer }).getByText('returns.read').waitFor();
+    await members.getByRole('button', { name: `Remove ${manager.email}` }).click();
+    await page
+      .getByRole('dialog', { name: /Remove/ })
+      .getByRole('button', { name: 'Remove' })
+      .click();
+    await page.getByRole('alert').filter({ hasText: 'The last settings.manage member cannot be removed' }).waitFor();
+    await members.getByRole('button', { name: `Remove ${newcomer}` }).click();
+    await check(page, 'remove-member-dialog');
+    await page
+      .getByRole('dialog', { name: /Remove/ })
+      .getByRole('button', { name: 'Remove' })
+      .click();
+    await members.getByRole('cell', { name: newcomer, exact: true }).waitFor({ state: 'detached' });
+    await page.context().close();
+  });
+
+  it('lets an existing account accept an invitation by signing in on its page', async () => {
+    const brandId = await suite.fx.brand('Lighthouse');
+    const person = await suite.fx.user();
+    await request(suite.t.http)
+      .post(`/admin/brands/${brandId}/invitations`)
+      .set(bearer(suite.fx.admin))
+      .send({ email: person.email, permissions: ['products.read'] })
+      .expect(201);
+    const page = await (await area.newContext()).newPage();
+    await page.goto(await linkIn(person.email, 'invitation'));
+    await page.getByRole('heading', { name: 'Join Lighthouse' }).waitFor();
+    await expect(page.getByLabel('E-mail').inputValue()).resolves.toBe(person.email);
+    await check(page, 'invitation-existing-account');
+    await page.getByLabel('Password').fill(person.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Accept invitation' }).click();
+    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+    await expect(page.getByLabel('Store', { exact: true }).inputValue()).resolves.toBe(String(brandId));
     await page.context().close();
   });
 });
