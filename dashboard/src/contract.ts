@@ -9,6 +9,3 @@ export {
   RETURN_EVENT_TYPES,
   STOCK_EVENT_TYPES,
 } from '../../src/webhooks/event-types';
-
-/** The texts the page acts on, not only shows: the recent-authentication refusal opens the step-up dialog. */
-export { ErrorText } from '../../src/common/errors/error-texts';
