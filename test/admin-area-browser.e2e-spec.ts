@@ -1,15 +1,12 @@
-import AxeBuilder from '@axe-core/playwright';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import request from 'supertest';
+import { AdminAreaBrowser, hasFocus } from './support/admin-browser';
 import { eventually } from './support/eventually';
 import { createProduct, issueKey, journal } from './support/fixtures';
 import { closeSuite, openSuite, type Suite } from './support/suite';
 import { ADMIN, bearer } from './support/test-app';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** The page's document as code run in it sees it (this suite compiles without the DOM's types). */
 interface PageDocument {
@@ -21,7 +18,6 @@ interface PageElement {
   textContent: string | null;
   getAttribute(name: string): string | null;
 }
-const SHOTS = path.resolve(__dirname, '../artifacts/screenshots');
 
 /**
  * The admin area in a real browser (Debian's Chromium through playwright-core): the storefront
@@ -30,23 +26,12 @@ const SHOTS = path.resolve(__dirname, '../artifacts/screenshots');
  */
 describe('the admin area in a browser', () => {
   let suite: Suite;
-  let browser: Browser;
+  let area: AdminAreaBrowser;
   let base: string;
   let brand: { id: number; name: string };
-  /** Native dialogs any page opened: contract §13 allows only in-page ones, so each is a failure. */
-  const native: string[] = [];
-
-  /** A context whose every page reports a native alert/confirm/prompt (and dismisses it, as by default). */
-  async function newContext(): Promise<BrowserContext> {
-    const context = await browser.newContext();
-    context.on('page', (page) =>
-      page.on('dialog', (dialog) => {
-        native.push(`${dialog.type()}: ${dialog.message()}`);
-        void dialog.dismiss();
-      }),
-    );
-    return context;
-  }
+  const newContext = () => area.newContext();
+  const check = (page: Page, name: string) => area.check(page, name);
+  const signIn = (...args: Parameters<AdminAreaBrowser['signIn']>) => area.signIn(...args);
 
   /**
    * A secret's dialog says inside itself that it is shown once, then closes at once with Done or
@@ -63,33 +48,7 @@ describe('the admin area in a browser', () => {
     await shown.waitFor({ state: 'detached', timeout: 5000 });
   }
 
-  /** No accessibility violation on what the page shows now; a screenshot for review. */
-  async function check(page: Page, name: string) {
-    const results = await new AxeBuilder({ page }).analyze();
-    const violations = results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-    expect({ screen: name, violations }).toEqual({ screen: name, violations: [] });
-    await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-  }
-
-  async function signIn(context: BrowserContext, email: string, password: string, shot?: string): Promise<Page> {
-    const page = await context.newPage();
-    await page.goto(`${base}/dashboard`);
-    await page.getByRole('button', { name: 'Sign in' }).waitFor();
-    if (shot) await check(page, shot);
-    await page.getByLabel('E-mail').fill(email);
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('button', { name: 'Sign out' }).waitFor();
-    return page;
-  }
-
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(
-        `Chromium is missing at ${CHROMIUM}: apt-get install -y chromium fonts-dejavu-core (.ci/run does)`,
-      );
-    }
-    mkdirSync(SHOTS, { recursive: true });
     suite = await openSuite({ env: { OUTBOX_WORKER: 'false', WEBHOOK_WORKER: 'false' } });
     const server = await suite.t.app.listen(0, '127.0.0.1');
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -99,11 +58,11 @@ describe('the admin area in a browser', () => {
       .send({ name: 'Northwind', slug: 'northwind', staffEmail: 'staff@northwind.example' })
       .expect(201);
     brand = { id: created.body.id, name: 'Northwind' };
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    area = await AdminAreaBrowser.launch(base);
   });
-  afterEach(() => expect(native.splice(0)).toEqual([]));
+  afterEach(() => expect(area.native.splice(0)).toEqual([]));
   afterAll(async () => {
-    await browser?.close();
+    await area?.close();
     if (suite) await closeSuite(suite);
   });
 
@@ -453,15 +412,6 @@ describe('the admin area in a browser', () => {
         const name = element.getAttribute('aria-label') ?? element.textContent?.trim();
         return `${element.tagName.toLowerCase()} ${name}`;
       });
-    const hasFocus = (control: ReturnType<Page['getByRole']>) =>
-      eventually(async () =>
-        expect(
-          await control.evaluate(
-            (element) =>
-              element === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement,
-          ),
-        ).toBe(true),
-      );
 
     // An issued key: its dialog opens as the issue form's closes, and Done goes back to the page's Issue key.
     const issue = page.getByRole('button', { name: 'Issue key', exact: true });
@@ -613,7 +563,7 @@ describe('the admin area in a browser', () => {
       .expect(201);
 
     // The superadministrator creates the user and grants orders.read in the Platform screen.
-    const member = { email: 'clerk@northwind.example', password: 'clerk-password-1' };
+    const member = { email: 'clerk@northwind.example', password: 'northwind-orders-desk' };
     const adminContext = await newContext();
     const admin = await signIn(adminContext, ADMIN.email, ADMIN.password);
     await admin.getByLabel('Store', { exact: true }).selectOption({ label: brand.name });

@@ -1,17 +1,23 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, get, onSignedOut, post, setBrand, setCsrfToken } from './api';
+import { get, onSignedOut, post, setBrand, setCsrfToken } from './api';
+import { AccountPage } from './pages/account';
+import { SETTINGS_MANAGE } from './contract';
+import { InvitationPage } from './pages/invitation';
 import { JournalPage } from './pages/journal';
 import { KeysPage } from './pages/keys';
 import { OrdersPage } from './pages/orders';
 import { PersonalDataPage } from './pages/personal-data';
 import { PlatformPage } from './pages/platform';
 import { ProductsPage } from './pages/products';
+import { ResetPasswordPage } from './pages/reset-password';
 import { ReturnsPage } from './pages/returns';
+import { SignInPage } from './pages/sign-in';
 import { SitesPage } from './pages/sites';
+import { TeamPage } from './pages/team';
 import { WebhooksPage } from './pages/webhooks';
-import type { BrandListResponse, BrandResponse, LoginResponse, MeResponse } from './types';
-import { ErrorNote } from './ui/use-load';
+import type { BrandListResponse, BrandResponse, MeResponse } from './types';
+import { StepUpHost } from './ui/step-up-dialog';
 
 const SECTIONS = [
   ['keys', 'Integration keys'],
@@ -19,10 +25,12 @@ const SECTIONS = [
   ['webhooks', 'Webhooks'],
   ['journal', 'Security journal'],
   ['personal-data', 'Personal data'],
+  ['team', 'Team'],
   ['orders', 'Orders'],
   ['returns', 'Returns'],
   ['products', 'Products'],
   ['platform', 'Platform'],
+  ['account', 'Account'],
 ] as const;
 type Section = (typeof SECTIONS)[number][0];
 
@@ -31,77 +39,110 @@ type StoreChoice = Pick<BrandResponse, 'id' | 'name' | 'slug'>;
 
 const sectionOf = (hash: string): Section => SECTIONS.find(([id]) => `#/${id}` === hash)?.[0] ?? 'keys';
 
+/** Where a mailed link lands (contract §19): reachable signed in or not, before the sections. */
+type AccountLink = { kind: 'reset' | 'invitation'; token: string };
+
+function accountLinkOf(hash: string): AccountLink | null {
+  const match = /^#\/(reset|invitation)\/([^/?#]+)$/.exec(hash);
+  return match ? { kind: match[1] as AccountLink['kind'], token: decodeURIComponent(match[2]) } : null;
+}
+
 function App() {
   const [me, setMe] = useState<MeResponse | null | 'signed-out'>(null);
-  useEffect(() => {
-    onSignedOut(() => {
-      setCsrfToken(null);
-      setMe('signed-out');
-    });
+  const [hash, setHash] = useState(location.hash);
+  // What the sign-in page says about what just happened (a password set through a reset link).
+  const [notice, setNotice] = useState<string | null>(null);
+  // The store an accepted invitation joined: the shell opens in it.
+  const [landing, setLanding] = useState<number | null>(null);
+  /** Who is signed in now, as the API sees it: after sign-in, and after a link changed that. */
+  const refresh = () =>
     get<MeResponse>('/auth/me').then(
       (who) => {
         setCsrfToken(who.csrfToken);
         setMe(who);
       },
-      () => setMe('signed-out'),
+      () => {
+        setCsrfToken(null);
+        setMe('signed-out');
+      },
     );
+  useEffect(() => {
+    onSignedOut(() => {
+      setCsrfToken(null);
+      setMe('signed-out');
+    });
+    const follow = () => setHash(location.hash);
+    addEventListener('hashchange', follow);
+    void refresh();
+    return () => removeEventListener('hashchange', follow);
   }, []);
-  if (me === null) return <p role="status">Loading…</p>;
-  if (me === 'signed-out') return <SignIn onSignedIn={setMe} />;
-  return <Shell me={me} onSignedOut={() => setMe('signed-out')} />;
-}
 
-function SignIn(props: { onSignedIn: (me: MeResponse) => void }) {
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  return (
-    <main class="sign-in">
-      <h1>Admin area</h1>
-      <form
-        onSubmit={async (event) => {
-          event.preventDefault();
-          try {
-            const session = await post<LoginResponse>('/auth/login', { email, password });
-            setCsrfToken(session.csrfToken);
-            props.onSignedIn(await get<MeResponse>('/auth/me'));
-          } catch (e) {
-            setError(e instanceof ApiError ? e.message : String(e));
-          }
+  const link = accountLinkOf(hash);
+  let screen;
+  if (link?.kind === 'reset') {
+    screen = (
+      <ResetPasswordPage
+        token={link.token}
+        onDone={async () => {
+          // The reset ended every session of the account: sign-in says the password is set.
+          setNotice('Your new password is set. Sign in with it.');
+          await refresh();
+          location.hash = '#/';
         }}
-      >
-        <label>
-          E-mail
-          <input
-            type="email"
-            autoComplete="username"
-            required
-            value={email}
-            onInput={(e) => setEmail(e.currentTarget.value)}
-          />
-        </label>
-        <label>
-          Password
-          <input
-            type="password"
-            autoComplete="current-password"
-            required
-            value={password}
-            onInput={(e) => setPassword(e.currentTarget.value)}
-          />
-        </label>
-        <ErrorNote text={error} />
-        <button type="submit">Sign in</button>
-      </form>
-    </main>
+      />
+    );
+  } else if (me === null) {
+    screen = <p role="status">Loading…</p>;
+  } else if (link?.kind === 'invitation') {
+    screen = (
+      <InvitationPage
+        token={link.token}
+        me={me === 'signed-out' ? null : me}
+        onSignedIn={refresh}
+        onJoined={async (brandId) => {
+          // Who is signed in first, so the shell opens at once, without sign-in in between.
+          setLanding(brandId);
+          await refresh();
+          location.hash = '#/';
+        }}
+      />
+    );
+  } else if (me === 'signed-out') {
+    screen = (
+      <SignInPage
+        notice={notice}
+        onSignedIn={async () => {
+          setNotice(null);
+          await refresh();
+        }}
+      />
+    );
+  } else {
+    screen = (
+      <Shell key={me.id} me={me} landing={landing} onMeChanged={refresh} onSignedOut={() => setMe('signed-out')} />
+    );
+  }
+  return (
+    <>
+      {screen}
+      <StepUpHost />
+    </>
   );
 }
 
-function Shell(props: { me: MeResponse; onSignedOut: () => void }) {
+function Shell(props: {
+  me: MeResponse;
+  /** The store to open first (one an invitation just joined), else the first. */
+  landing: number | null;
+  onMeChanged: () => Promise<void>;
+  onSignedOut: () => void;
+}) {
   const [brands, setBrands] = useState<StoreChoice[]>(
     props.me.memberships.map((m) => ({ id: m.brandId, name: m.brandName, slug: m.brandSlug })),
   );
-  const [brandId, setBrandId] = useState<number | null>(brands[0]?.id ?? null);
+  const [brandId, setBrandId] = useState<number | null>(
+    brands.find((b) => b.id === props.landing)?.id ?? brands[0]?.id ?? null,
+  );
   const [section, setSection] = useState<Section>(sectionOf(location.hash));
   useEffect(() => {
     const follow = () => setSection(sectionOf(location.hash));
@@ -123,6 +164,13 @@ function Shell(props: { me: MeResponse; onSignedOut: () => void }) {
   }, [props.me.isSuperadmin, brandsVersion]);
   // During render, not in an effect: the pages' own effects run first and already load with it.
   setBrand(brandId);
+  /** Platform is the superadministrator's; Team, as the API decides, needs settings.manage in the open store. */
+  const shown = (id: Section) =>
+    id === 'platform'
+      ? props.me.isSuperadmin
+      : id !== 'team' ||
+        props.me.isSuperadmin ||
+        props.me.memberships.some((m) => m.brandId === brandId && m.permissions.includes(SETTINGS_MANAGE));
 
   return (
     <>
@@ -152,7 +200,7 @@ function Shell(props: { me: MeResponse; onSignedOut: () => void }) {
       </header>
       <nav aria-label="Sections">
         <ul>
-          {SECTIONS.filter(([id]) => id !== 'platform' || props.me.isSuperadmin).map(([id, label]) => (
+          {SECTIONS.filter(([id]) => shown(id)).map(([id, label]) => (
             <li key={id}>
               <a href={`#/${id}`} aria-current={section === id ? 'page' : undefined}>
                 {label}
@@ -162,7 +210,9 @@ function Shell(props: { me: MeResponse; onSignedOut: () => void }) {
         </ul>
       </nav>
       <main>
-        {brandId === null ? (
+        {section === 'account' ? (
+          <AccountPage me={props.me} />
+        ) : brandId === null ? (
           props.me.isSuperadmin ? (
             <PlatformPage brandId={null} onBrandsChanged={() => setBrandsVersion((v) => v + 1)} />
           ) : (
@@ -173,6 +223,8 @@ function Shell(props: { me: MeResponse; onSignedOut: () => void }) {
             key={`${brandId}-${section}`}
             section={section}
             brandId={brandId}
+            me={props.me}
+            onMeChanged={props.onMeChanged}
             onBrandsChanged={() => setBrandsVersion((v) => v + 1)}
           />
         )}
@@ -181,7 +233,14 @@ function Shell(props: { me: MeResponse; onSignedOut: () => void }) {
   );
 }
 
-function Page(props: { section: Section; brandId: number; onBrandsChanged: () => void }) {
+/** A section of the open store (the account's page is the person's, in no store). */
+function Page(props: {
+  section: Exclude<Section, 'account'>;
+  brandId: number;
+  me: MeResponse;
+  onMeChanged: () => Promise<void>;
+  onBrandsChanged: () => void;
+}) {
   switch (props.section) {
     case 'keys':
       return <KeysPage brandId={props.brandId} />;
@@ -193,6 +252,8 @@ function Page(props: { section: Section; brandId: number; onBrandsChanged: () =>
       return <JournalPage brandId={props.brandId} />;
     case 'personal-data':
       return <PersonalDataPage brandId={props.brandId} />;
+    case 'team':
+      return <TeamPage brandId={props.brandId} me={props.me} onMeChanged={() => void props.onMeChanged()} />;
     case 'orders':
       return <OrdersPage />;
     case 'returns':

@@ -9,8 +9,18 @@ export type {
   BrandResponse,
   LoginResponse,
   MeResponse,
+  SessionEntry,
+  SessionListResponse,
   UserListResponse,
 } from '../../src/identity/dto/identity.responses';
+export type {
+  InvitationInfoResponse,
+  InvitationListResponse,
+  InvitationMembershipResponse,
+  InvitationResponse,
+  MemberListResponse,
+  MemberResponse,
+} from '../../src/identity/dto/team.responses';
 export type {
   IntegrationKeyListResponse,
   IntegrationKeyResponse,

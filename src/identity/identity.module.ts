@@ -36,7 +36,6 @@ import { SessionsService } from './sessions.service';
 import { UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
-import { OutboxModule } from '../outbox/outbox.module';
 import { InvitationAcceptanceController } from './invitation-acceptance.controller';
 import { InvitationMail } from './invitation-mail';
 import { InvitationsRepository } from './invitations.repository';
@@ -49,7 +48,6 @@ import { SecurityJournalModule } from '../security-journal/security-journal.modu
 @Module({
   imports: [
     IdempotencyModule,
-    OutboxModule,
     SecurityJournalModule,
     OutboxModule,
     RateLimitModule,

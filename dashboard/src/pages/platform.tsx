@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { get, post, put } from '../api';
 import { BRAND_PERMISSIONS } from '../contract';
 import type { BrandListResponse, UserListResponse } from '../types';
+import { PasswordRule } from '../ui/new-password-form';
 import { attempt, ErrorNote, useLoad } from '../ui/use-load';
 
 /** The superadministrator's extras (contract §1): stores, users, and who may do what in the open store. */
@@ -94,12 +95,13 @@ export function PlatformPage(props: { brandId: number | null; onBrandsChanged: (
               type="password"
               autoComplete="new-password"
               required
-              minLength={8}
+              aria-describedby="initial-password-rule"
               value={user.password}
               onInput={(e) => setUser({ ...user, password: e.currentTarget.value })}
             />
           </label>
         </div>
+        <PasswordRule id="initial-password-rule" />
         <button type="submit">Create user</button>
       </form>
       {props.brandId !== null && (

@@ -11,10 +11,13 @@ export interface Column<T> {
 }
 
 /**
- * A list as a table: one header row, then one row per entry (keyed by its `id`), each cell drawn
- * by its column. Until the rows arrive the body is empty.
+ * A list as a table: one header row, then one row per entry (keyed by its `id`: a number, or a
+ * session's uuid), each cell drawn by its column. Until the rows arrive the body is empty.
  */
-export function DataTable<T extends { id: number }>(props: { columns: Column<T>[]; rows: readonly T[] | undefined }) {
+export function DataTable<T extends { id: number | string }>(props: {
+  columns: Column<T>[];
+  rows: readonly T[] | undefined;
+}) {
   return (
     <table>
       <thead>
