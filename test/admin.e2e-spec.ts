@@ -99,16 +99,14 @@ describe('superadministrator management: brands, users, memberships', () => {
       expect(response.body.error).toBe('A user with this e-mail already exists');
     });
 
-    it('refuses a short password and a bad e-mail with 400', async () => {
+    it('refuses a bad e-mail with 400 before the password rule', async () => {
       const response = await request(t.http)
         .post('/admin/users')
         .set(bearer(fx.admin))
         .send({ email: 'x', password: 'short' })
         .expect(400);
-      expect(response.body.details).toEqual([
-        'email must be an email',
-        'password must be longer than or equal to 8 characters',
-      ]);
+      // The password's length is the password rule's, checked once the body is valid (account-security.e2e-spec).
+      expect(response.body.details).toEqual(['email must be an email']);
     });
 
     it('PATCH makes a superadministrator and takes it back', async () => {
