@@ -54,6 +54,8 @@ const EXPORTED = {
     'users.service.ts',
     // The link of an invitation's mail, which the outbox's mail job sends.
     'invitation-mail.ts',
+    // The reset mail's step before it is sent, which the outbox's mail job runs.
+    'passwords.service.ts',
   ],
   inventory: ['inventory.service.ts'],
   idempotency: ['idempotent-post.decorator.ts', 'read-only-post.decorator.ts'],
