@@ -48,6 +48,21 @@ const WITH_INVITER = `SELECT i.id, i.brand_id, i.email, i.permissions, i.status,
                              u.email AS inviter_email
                         FROM invitations i LEFT JOIN users u ON u.id = i.invited_by`;
 
+export const LIVE_INVITATIONS_OF = `${WITH_INVITER} WHERE i.brand_id = $1 AND ${LIVE} ORDER BY i.created_at DESC, i.id DESC`;
+export const INVITATION_BY_ID = `${WITH_INVITER} WHERE i.id = $1`;
+/** A live invitation by its token's fingerprint, with its brand's name and the account of its e-mail. */
+export const INVITATION_BY_TOKEN = `SELECT i.id, i.brand_id, b.name AS brand_name, i.email, i.permissions, a.id AS user_id
+   FROM invitations i
+   JOIN brands b ON b.id = i.brand_id
+   LEFT JOIN users a ON a.email = i.email
+  WHERE i.token_hash = $1 AND ${LIVE}`;
+export const INVITATION_BY_TOKEN_LOCKED = `${INVITATION_BY_TOKEN} FOR UPDATE OF i`;
+export const STORE_INVITATION_TOKEN = `WITH minted AS (
+         UPDATE invitations i SET token_hash = $2 WHERE i.id = $1 AND ${LIVE}
+         RETURNING i.brand_id, i.email, i.permissions, i.expires_at, i.invited_by)
+       SELECT m.email, m.permissions, m.expires_at, b.name AS brand_name, u.email AS inviter_email
+         FROM minted m JOIN brands b ON b.id = m.brand_id LEFT JOIN users u ON u.id = m.invited_by`;
+
 /** The invitations table (contract §19): tokens only as their SHA-256, one pending per brand and e-mail. */
 @Injectable()
 export class InvitationsRepository {
@@ -83,13 +98,11 @@ export class InvitationsRepository {
 
   /** The brand's invitations whose links still work, newest first. */
   livePendingOf(brandId: number): Promise<InvitationRow[]> {
-    return this.db.query(`${WITH_INVITER} WHERE i.brand_id = $1 AND ${LIVE} ORDER BY i.created_at DESC, i.id DESC`, [
-      brandId,
-    ]);
+    return this.db.query(LIVE_INVITATIONS_OF, [brandId]);
   }
 
   async findById(invitationId: number, tx: Tx = this.db.manager): Promise<InvitationRow | null> {
-    const rows: InvitationRow[] = await tx.query(`${WITH_INVITER} WHERE i.id = $1`, [invitationId]);
+    const rows: InvitationRow[] = await tx.query(INVITATION_BY_ID, [invitationId]);
     return rows[0] ?? null;
   }
 
@@ -111,11 +124,7 @@ export class InvitationsRepository {
    */
   async findLiveByToken(tokenHash: Buffer, tx?: Tx): Promise<TokenInvitationRow | null> {
     const rows: TokenInvitationRow[] = await (tx ?? this.db.manager).query(
-      `SELECT i.id, i.brand_id, b.name AS brand_name, i.email, i.permissions, a.id AS user_id
-         FROM invitations i
-         JOIN brands b ON b.id = i.brand_id
-         LEFT JOIN users a ON a.email = i.email
-        WHERE i.token_hash = $1 AND ${LIVE}${tx ? ' FOR UPDATE OF i' : ''}`,
+      tx ? INVITATION_BY_TOKEN_LOCKED : INVITATION_BY_TOKEN,
       [tokenHash],
     );
     return rows[0] ?? null;
@@ -134,14 +143,7 @@ export class InvitationsRepository {
    * own (no transaction of the caller's), so the fingerprint is stored before the mail leaves.
    */
   async storeToken(invitationId: number, tokenHash: Buffer): Promise<InvitationMailRow | null> {
-    const rows: InvitationMailRow[] = await this.db.query(
-      `WITH minted AS (
-         UPDATE invitations i SET token_hash = $2 WHERE i.id = $1 AND ${LIVE}
-         RETURNING i.brand_id, i.email, i.permissions, i.expires_at, i.invited_by)
-       SELECT m.email, m.permissions, m.expires_at, b.name AS brand_name, u.email AS inviter_email
-         FROM minted m JOIN brands b ON b.id = m.brand_id LEFT JOIN users u ON u.id = m.invited_by`,
-      [invitationId, tokenHash],
-    );
+    const rows: InvitationMailRow[] = await this.db.query(STORE_INVITATION_TOKEN, [invitationId, tokenHash]);
     return rows[0] ?? null;
   }
 
