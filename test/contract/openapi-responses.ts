@@ -412,12 +412,16 @@ export function describeOpenApiResponses(shared: SharedSuite, carrierUrl: () => 
       await send('post', '/auth/password-reset', {}, { email: 'clerk@docs.example' }, 202);
       // The mailed token is the outbox's to mint; here one is set on the reset just asked for.
       const token = `csh_pwr_${randomBytes(32).toString('base64url')}`;
-      await withClient(suite.db.url, (client) =>
-        client.query(
-          `UPDATE password_resets SET token_hash = sha256(convert_to($1, 'UTF8'))
-            WHERE id = (SELECT max(id) FROM password_resets)`,
-          [token],
-        ),
+      // The outbox's job makes the reset a moment after the 202, so the test waits for it.
+      await eventually(() =>
+        withClient(suite.db.url, async (client) => {
+          const set = await client.query(
+            `UPDATE password_resets SET token_hash = sha256(convert_to($1, 'UTF8'))
+              WHERE ended_at IS NULL AND user_id = (SELECT id FROM users WHERE email = 'clerk@docs.example')`,
+            [token],
+          );
+          expect(set.rowCount).toBe(1);
+        }),
       );
       await send('post', `/auth/password-reset/${token}`, {}, { newPassword: 'ledger-keeper-3' }, 204);
       await send('post', `/auth/password-reset/${token}`, {}, { newPassword: 'ledger-keeper-3' }, 404);
