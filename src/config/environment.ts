@@ -65,6 +65,21 @@ export class Environment {
   @IntRange(30, 86_400)
   RECENT_AUTH_SECONDS = 600;
 
+  /** How long the second step of a sign-in may wait for its code or passkey (contract §19). */
+  @IntRange(30, 3_600)
+  LOGIN_CHALLENGE_SECONDS = 300;
+
+  /**
+   * The WebAuthn relying party's id: PUBLIC_URL's host or a registrable suffix of it. Unset, it is
+   * PUBLIC_URL's host (relyingPartyOf).
+   */
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @Matches(/^(?=.{1,253}$)[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/, {
+    message: 'WEBAUTHN_RP_ID must be a domain name in lower case',
+  })
+  WEBAUTHN_RP_ID?: string;
+
   @Transform(emptyToUndefined)
   @IsOptional()
   @IsEmail({}, { message: 'BOOTSTRAP_ADMIN_EMAIL must be an e-mail address' })
@@ -253,6 +268,18 @@ export function validateEnvironment(raw: Record<string, unknown>): Environment {
 /** PUBLIC_URL without a trailing slash, or the local address on PORT. */
 export function publicUrlOf(env: Pick<Environment, 'PUBLIC_URL' | 'PORT'>): string {
   return (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
+}
+
+/**
+ * Where passkeys are bound (contract §19): the origin people open (PUBLIC_URL's) and the relying
+ * party id, WEBAUTHN_RP_ID or that origin's host.
+ */
+export function relyingPartyOf(env: Pick<Environment, 'PUBLIC_URL' | 'PORT' | 'WEBAUTHN_RP_ID'>): {
+  id: string;
+  origin: string;
+} {
+  const url = new URL(publicUrlOf(env));
+  return { id: env.WEBAUTHN_RP_ID ?? url.hostname, origin: url.origin };
 }
 
 /** For entry points: the validated environment, or one line on stderr and exit code 1. */

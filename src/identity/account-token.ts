@@ -2,11 +2,15 @@ import { randomBase64url } from '../common/runtime/random-text';
 import { sha256Bytes } from '../common/runtime/sha256';
 
 /** What each kind of account token starts with: it tells them apart, and logs redact the shape. */
-export const ACCOUNT_TOKEN_PREFIX = { invitation: 'csh_inv_', passwordReset: 'csh_pwr_' } as const;
+export const ACCOUNT_TOKEN_PREFIX = {
+  invitation: 'csh_inv_',
+  passwordReset: 'csh_pwr_',
+  loginChallenge: 'csh_lgc_',
+} as const;
 export type AccountTokenKind = keyof typeof ACCOUNT_TOKEN_PREFIX;
 
 const RANDOM_BYTES = 32;
-const SHAPE = /^csh_(inv|pwr)_[A-Za-z0-9_-]{43}$/;
+const SHAPE = /^csh_(inv|pwr|lgc)_[A-Za-z0-9_-]{43}$/;
 
 export interface MintedToken {
   token: string;
@@ -15,7 +19,7 @@ export interface MintedToken {
 }
 
 /**
- * An invitation's or a reset's token: 256 random bits behind its kind's prefix. Only its SHA-256
+ * An invitation's, a reset's or a sign-in challenge's token: 256 random bits behind its kind's prefix. Only its SHA-256
  * is stored, and it is found by that digest through a unique index, so no stored token is ever
  * compared character by character with what a caller sends.
  */

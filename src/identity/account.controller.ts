@@ -1,6 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Query } from '@nestjs/common';
 import {
   ApiAcceptedResponse,
+  ApiBadRequestResponse,
+  ApiForbiddenResponse,
+  ApiUnauthorizedResponse,
   ApiNoContentResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
@@ -9,7 +12,8 @@ import {
 import type { RequestContext } from '../common/context/request-context';
 import { Ctx } from '../common/decorators/ctx.decorator';
 import { Public } from '../common/decorators/public.decorator';
-import { RequireSession } from '../common/decorators/require-permission.decorator';
+import { AccountRoutes, RequireSession } from '../common/decorators/require-permission.decorator';
+import { AppError } from '../common/errors/app-error';
 import { ErrorText } from '../common/errors/error-texts';
 import { IdempotentPost } from '../idempotency/idempotent-post.decorator';
 import { JournalQueryDto } from '../security-journal/dto/journal-query.dto';
@@ -18,14 +22,19 @@ import { AccountService } from './account.service';
 import { ChangePasswordDto, PasswordResetDto, PasswordResetRequestDto, StepUpDto } from './dto/account.dto';
 import { EmptyResponse, SessionListResponse } from './dto/identity.responses';
 import { PasswordsService } from './passwords.service';
+import { PasskeysService } from './passkeys.service';
+import { answerOf } from './second-factor-answer';
+import { WebAuthnOptionsResponse } from './dto/second-factor.responses';
 
 /** The signed-in account's own security (contract §19): password, sessions, step-up, activity. */
 @ApiTags('auth')
+@AccountRoutes()
 @Controller('auth')
 export class AccountController {
   constructor(
     private readonly account: AccountService,
     private readonly passwords: PasswordsService,
+    private readonly passkeys: PasskeysService,
   ) {}
 
   @RequireSession()
@@ -62,8 +71,25 @@ export class AccountController {
   @IdempotentPost('step-up')
   @HttpCode(204)
   @ApiNoContentResponse({ description: 'The session proved its account now (recent authentication)' })
+  @ApiBadRequestResponse({
+    description: `${ErrorText.oneStepUpAnswer} | ${ErrorText.stepUpWithSecondFactor} | ${ErrorText.stepUpWithPassword}`,
+  })
+  @ApiForbiddenResponse({ description: ErrorText.wrongPassword })
+  @ApiUnauthorizedResponse({ description: ErrorText.invalidCode })
   async stepUp(@Ctx() ctx: RequestContext, @Body() body: StepUpDto): Promise<void> {
-    await this.account.stepUp(ctx, body.password);
+    const { password, ...rest } = body;
+    const answer = answerOf(rest);
+    if ((password === undefined) === (answer === null)) throw AppError.badRequest([ErrorText.oneStepUpAnswer]);
+    await this.account.stepUp(ctx, password !== undefined ? { password } : answer!);
+  }
+
+  @RequireSession()
+  @IdempotentPost('step-up/passkey-options')
+  @HttpCode(200)
+  @ApiOkResponse({ type: WebAuthnOptionsResponse, description: "WebAuthn request options for the account's passkeys" })
+  @ApiBadRequestResponse({ description: ErrorText.noPasskey })
+  stepUpPasskeyOptions(@Ctx() ctx: RequestContext): Promise<object> {
+    return this.passkeys.stepUpOptions(ctx);
   }
 
   @RequireSession()

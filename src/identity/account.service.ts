@@ -2,7 +2,9 @@ import { Injectable } from '@nestjs/common';
 import type { RequestContext } from '../common/context/request-context';
 import { AppError } from '../common/errors/app-error';
 import { SecurityJournal, type JournalEntryView } from '../security-journal/security-journal.service';
-import { accountEvent, AuthService, userOf } from './auth.service';
+import { accountEvent, userOf } from './account-event';
+import { AuthService } from './auth.service';
+import type { SecondFactorAnswer } from './second-factor-answer';
 import { SessionsService, type SessionView } from './sessions.service';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -16,8 +18,8 @@ export class AccountService {
     private readonly journal: SecurityJournal,
   ) {}
 
-  stepUp(ctx: RequestContext, password: string): Promise<void> {
-    return this.auth.stepUp(ctx, password);
+  stepUp(ctx: RequestContext, proof: { password: string } | SecondFactorAnswer): Promise<void> {
+    return this.auth.stepUp(ctx, proof);
   }
 
   sessions(ctx: RequestContext): Promise<SessionView[]> {

@@ -1,19 +1,27 @@
 import { Body, Controller, Get, HttpCode, Req, Res } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import {
+  ApiExtraModels,
   ApiNoContentResponse,
   ApiOkResponse,
   ApiTags,
   ApiTooManyRequestsResponse,
   ApiUnauthorizedResponse,
+  getSchemaPath,
 } from '@nestjs/swagger';
 import type { HttpReply, HttpRequest } from '../common/context/http-types';
 import type { Environment } from '../config/environment';
 import type { RequestContext } from '../common/context/request-context';
 import { Ctx } from '../common/decorators/ctx.decorator';
 import { Public } from '../common/decorators/public.decorator';
-import { RequireSession } from '../common/decorators/require-permission.decorator';
-import { AuthService } from './auth.service';
+import { AccountRoutes, RequireSession } from '../common/decorators/require-permission.decorator';
+import { AppError } from '../common/errors/app-error';
+import { ErrorText } from '../common/errors/error-texts';
+import { LoginChallengesService } from './login-challenges.service';
+import { answerOf } from './second-factor-answer';
+import { LoginChallengeDto, LoginSecondFactorDto } from './dto/second-factor.dto';
+import { SecondStepResponse, WebAuthnOptionsResponse } from './dto/second-factor.responses';
+import { AuthService, type LoginResult } from './auth.service';
 import { clientOf } from './session-client';
 import { clearSessionCookie, setSessionCookie } from './session-cookie';
 import { LoginResponse, MeResponse } from './dto/identity.responses';
@@ -21,12 +29,14 @@ import { LoginDto } from './dto/login.dto';
 import { IdempotentPost } from '../idempotency/idempotent-post.decorator';
 
 @ApiTags('auth')
+@AccountRoutes()
 @Controller('auth')
 export class AuthController {
   private readonly secureCookie: boolean;
 
   constructor(
     private readonly auth: AuthService,
+    private readonly challenges: LoginChallengesService,
     config: ConfigService<Environment, true>,
   ) {
     this.secureCookie = config.get('SESSION_COOKIE_SECURE', { infer: true });
@@ -35,7 +45,13 @@ export class AuthController {
   @Public()
   @IdempotentPost('login')
   @HttpCode(200)
-  @ApiOkResponse({ type: LoginResponse, description: 'Also sets the `session` cookie' })
+  @ApiExtraModels(LoginResponse, SecondStepResponse)
+  @ApiOkResponse({
+    description:
+      'Signed in (and the `session` cookie set); or, for an account with a second factor, the challenge of ' +
+      'the second step: no session, no cookie',
+    schema: { oneOf: [{ $ref: getSchemaPath(LoginResponse) }, { $ref: getSchemaPath(SecondStepResponse) }] },
+  })
   @ApiUnauthorizedResponse({ description: 'Unauthorized' })
   @ApiTooManyRequestsResponse({ description: 'Too many login attempts (with Retry-After)' })
   async login(
@@ -43,10 +59,39 @@ export class AuthController {
     @Body() body: LoginDto,
     @Req() request: HttpRequest,
     @Res({ passthrough: true }) response: HttpReply,
+  ): Promise<LoginResponse | SecondStepResponse> {
+    const result = await this.auth.login(ctx, body.email, body.password, clientOf(ctx, request));
+    if ('secondFactorRequired' in result) return result;
+    return this.signedIn(result, response);
+  }
+
+  @Public()
+  @IdempotentPost('login/passkey-options')
+  @HttpCode(200)
+  @ApiOkResponse({ type: WebAuthnOptionsResponse, description: "WebAuthn request options for the account's passkeys" })
+  @ApiUnauthorizedResponse({ description: `${ErrorText.unauthorized} (the challenge is dead)` })
+  passkeyOptions(@Body() body: LoginChallengeDto): Promise<object> {
+    return this.challenges.passkeyOptions(body.challengeToken);
+  }
+
+  @Public()
+  @IdempotentPost('login/second-factor')
+  @HttpCode(200)
+  @ApiOkResponse({ type: LoginResponse, description: 'Signed in; also sets the `session` cookie' })
+  @ApiUnauthorizedResponse({
+    description: `${ErrorText.invalidCode} | ${ErrorText.unauthorized} (the challenge is dead)`,
+  })
+  @ApiTooManyRequestsResponse({ description: 'Too many login attempts (with Retry-After)' })
+  async secondFactor(
+    @Ctx() ctx: RequestContext,
+    @Body() body: LoginSecondFactorDto,
+    @Req() request: HttpRequest,
+    @Res({ passthrough: true }) response: HttpReply,
   ): Promise<LoginResponse> {
-    const { session, user } = await this.auth.login(ctx, body.email, body.password, clientOf(ctx, request));
-    setSessionCookie(response, session, this.secureCookie);
-    return { token: session.token, csrfToken: session.csrfToken, user };
+    const answer = answerOf(body);
+    if (!answer) throw AppError.badRequest([ErrorText.oneSecondFactorAnswer]);
+    const result = await this.auth.completeSecondStep(ctx, body.challengeToken, answer, clientOf(ctx, request));
+    return this.signedIn(result, response);
   }
 
   @RequireSession()
@@ -56,6 +101,11 @@ export class AuthController {
   async logout(@Ctx() ctx: RequestContext, @Res({ passthrough: true }) response: HttpReply): Promise<void> {
     await this.auth.logout(ctx);
     clearSessionCookie(response);
+  }
+
+  private signedIn({ session, user }: LoginResult, response: HttpReply): LoginResponse {
+    setSessionCookie(response, session, this.secureCookie);
+    return { token: session.token, csrfToken: session.csrfToken, user };
   }
 
   @RequireSession()

@@ -3,10 +3,15 @@ import type { RequestContext } from '../common/context/request-context';
 import { AppError } from '../common/errors/app-error';
 import { ErrorText } from '../common/errors/error-texts';
 import { SecurityJournal } from '../security-journal/security-journal.service';
+import { accountEvent, userOf } from './account-event';
+import { LoginChallengesService, type SecondStep } from './login-challenges.service';
 import { LoginThrottle } from './login-throttle.service';
 import { PasswordHasher } from './password-hasher';
 import { IssuedSession, SessionClient, SessionsService } from './sessions.service';
-import { UserPrincipal, type MembershipRow } from './user-principal';
+import type { SecondFactorAnswer } from './second-factor-answer';
+import { SecondFactorService } from './second-factor.service';
+import { PasskeysService } from './passkeys.service';
+import type { UserPrincipal, MembershipRow } from './user-principal';
 import { normalizeEmail } from '../common/validation/email';
 import { UsersService } from './users.service';
 
@@ -20,6 +25,7 @@ export interface MeView {
   email: string;
   isSuperadmin: boolean;
   memberships: Array<Required<MembershipRow>>;
+  secondFactor: boolean;
   csrfToken: string;
 }
 
@@ -31,6 +37,9 @@ export class AuthService {
     private readonly hasher: PasswordHasher,
     private readonly throttle: LoginThrottle,
     private readonly journal: SecurityJournal,
+    private readonly challenges: LoginChallengesService,
+    private readonly factors: SecondFactorService,
+    private readonly passkeys: PasskeysService,
   ) {}
 
   /**
@@ -38,7 +47,12 @@ export class AuthService {
    * A failure against an existing account goes to that account's journal; one against no
    * account goes nowhere (contract §19), so the journal cannot be filled with made-up names.
    */
-  async login(ctx: RequestContext, email: string, password: string, client: SessionClient): Promise<LoginResult> {
+  async login(
+    ctx: RequestContext,
+    email: string,
+    password: string,
+    client: SessionClient,
+  ): Promise<LoginResult | SecondStep> {
     const normalized = normalizeEmail(email);
     await this.throttle.reserve(normalized);
     const user = await this.users.findForLogin(normalized);
@@ -47,8 +61,22 @@ export class AuthService {
       if (user) await this.journal.record(ctx, accountEvent('user_sign_in_failed', user.id));
       throw AppError.unauthorized();
     }
+    // The password's throttle slot stays taken until the second step is answered right.
+    const secondStep = await this.challenges.open(user.id);
+    if (secondStep) return secondStep;
     await this.throttle.succeeded(normalized);
     return this.signIn(ctx, user, client);
+  }
+
+  /** The second step of a sign-in: the right answer to a live challenge opens the session. */
+  async completeSecondStep(
+    ctx: RequestContext,
+    challengeToken: string,
+    answer: SecondFactorAnswer,
+    client: SessionClient,
+  ): Promise<LoginResult> {
+    const user = await this.challenges.answer(ctx, challengeToken, answer);
+    return this.signIn(ctx, user, client, 'second_factor');
   }
 
   /** A session for an account that has just proved itself (a password, an accepted invitation). */
@@ -56,10 +84,11 @@ export class AuthService {
     ctx: RequestContext,
     user: { id: number; email: string; isSuperadmin: boolean },
     client: SessionClient,
+    by?: 'second_factor',
   ): Promise<LoginResult> {
     const session = await this.sessions.issue(user.id, client);
     await this.users.noteSignIn(user.id);
-    await this.journal.record(ctx, accountEvent('user_signed_in', user.id));
+    await this.journal.record(ctx, accountEvent('user_signed_in', user.id, by ? { by } : undefined));
     return { session, user: { id: user.id, email: user.email, isSuperadmin: user.isSuperadmin } };
   }
 
@@ -73,12 +102,27 @@ export class AuthService {
   }
 
   /**
-   * Recent authentication by password (contract §19): a wrong one counts as a failed login, so
-   * the login throttle bounds guesses made through a stolen session too.
+   * Recent authentication (contract §19): by password for an account without a second factor,
+   * by that factor for one with it. Every answer takes a slot of the login throttle, so guesses
+   * made through a stolen session are bounded as a sign-in's are.
    */
-  async stepUp(ctx: RequestContext, password: string): Promise<void> {
+  async stepUp(ctx: RequestContext, proof: { password: string } | SecondFactorAnswer): Promise<void> {
     const user = userOf(ctx);
-    await this.verifyPassword(ctx, user, password);
+    const byPassword = 'password' in proof;
+    if (byPassword === user.hasSecondFactor) {
+      throw AppError.badRequest([byPassword ? ErrorText.stepUpWithSecondFactor : ErrorText.stepUpWithPassword]);
+    }
+    if ('password' in proof) {
+      await this.verifyPassword(ctx, user, proof.password);
+    } else {
+      await this.throttle.reserve(user.email);
+      const challenge = proof.kind === 'passkey' ? await this.passkeys.takeStepUpChallenge(user.sessionId) : null;
+      if (!(await this.factors.proves(ctx, user.id, proof, challenge))) {
+        await this.journal.record(ctx, accountEvent('user_sign_in_failed', user.id, { by: 'step_up' }));
+        throw AppError.unauthorized(ErrorText.invalidCode);
+      }
+      await this.throttle.succeeded(user.email);
+    }
     await this.sessions.markAuthenticated(user.sessionId);
   }
 
@@ -100,27 +144,8 @@ export class AuthService {
       email: user.email,
       isSuperadmin: user.isSuperadmin,
       memberships: user.membershipList(),
+      secondFactor: user.hasSecondFactor,
       csrfToken: this.sessions.csrfTokenOf(user.sessionId),
     };
   }
-}
-
-/** An entry of an account's own journal: no brand, the account as actor. */
-export function accountEvent(
-  type:
-    | 'user_signed_in'
-    | 'user_sign_in_failed'
-    | 'session_ended'
-    | 'password_changed'
-    | 'password_reset_requested'
-    | 'password_reset',
-  userId: number,
-  details?: Record<string, unknown>,
-) {
-  return { type, brandId: null, actor: { kind: 'user' as const, id: userId }, details };
-}
-
-export function userOf(ctx: RequestContext): UserPrincipal {
-  // Routes calling this are @RequireSession(): the guard chain let only users through.
-  return ctx.principal as UserPrincipal;
 }

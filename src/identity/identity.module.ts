@@ -43,14 +43,38 @@ import { InvitationsService } from './invitations.service';
 import { RequestSession } from './request-session';
 import { TeamController } from './team.controller';
 import { SecurityJournalModule } from '../security-journal/security-journal.module';
+import { SecretsModule } from '../common/secrets/secrets.module';
+import { AuthenticatorAppService } from './authenticator-app.service';
+import { LoginChallengeEntity } from './entities/login-challenge.entity';
+import { PasskeyEntity } from './entities/passkey.entity';
+import { RecoveryCodeEntity } from './entities/recovery-code.entity';
+import { SessionPasskeyChallengeEntity } from './entities/session-passkey-challenge.entity';
+import { TotpAuthenticatorEntity } from './entities/totp-authenticator.entity';
+import { LoginChallengesRepository } from './login-challenges.repository';
+import { LoginChallengesService } from './login-challenges.service';
+import { PasskeysController } from './passkeys.controller';
+import { PasskeysRepository } from './passkeys.repository';
+import { PasskeysService } from './passkeys.service';
+import { RecoveryCodesRepository } from './recovery-codes.repository';
+import { RelyingParty } from './relying-party';
+import { SecondFactorController } from './second-factor.controller';
+import { SecondFactorService } from './second-factor.service';
+import { SecondFactorsRepository } from './second-factors.repository';
+import { SecurityPolicyController } from './security-policy.controller';
+import { SecurityPolicyService } from './security-policy.service';
+import { TotpAuthenticatorsRepository } from './totp-authenticators.repository';
 
-/** Users, brands, memberships and sessions; plugs the session credential into the guard chain. */
+/**
+ * Users, brands, memberships, sessions and the second factor; plugs the session credential into
+ * the guard chain.
+ */
 @Module({
   imports: [
     IdempotencyModule,
     SecurityJournalModule,
     OutboxModule,
     RateLimitModule,
+    SecretsModule,
     TypeOrmModule.forFeature([
       UserEntity,
       BrandEntity,
@@ -59,6 +83,11 @@ import { SecurityJournalModule } from '../security-journal/security-journal.modu
       LoginFailureEntity,
       InvitationEntity,
       PasswordResetEntity,
+      TotpAuthenticatorEntity,
+      RecoveryCodeEntity,
+      PasskeyEntity,
+      LoginChallengeEntity,
+      SessionPasskeyChallengeEntity,
     ]),
   ],
   controllers: [
@@ -68,6 +97,9 @@ import { SecurityJournalModule } from '../security-journal/security-journal.modu
     AdminBrandsController,
     TeamController,
     InvitationAcceptanceController,
+    SecondFactorController,
+    PasskeysController,
+    SecurityPolicyController,
   ],
   providers: [
     {
@@ -109,6 +141,17 @@ import { SecurityJournalModule } from '../security-journal/security-journal.modu
     InvitationsRepository,
     InvitationsService,
     RequestSession,
+    AuthenticatorAppService,
+    LoginChallengesRepository,
+    LoginChallengesService,
+    PasskeysRepository,
+    PasskeysService,
+    RecoveryCodesRepository,
+    RelyingParty,
+    SecondFactorService,
+    SecondFactorsRepository,
+    SecurityPolicyService,
+    TotpAuthenticatorsRepository,
   ],
   exports: [BrandDirectory, BrandsService, UsersService, PasswordsService, InvitationMail],
 })

@@ -6,6 +6,7 @@ import {
   LIVE_INVITATIONS_OF,
   STORE_INVITATION_TOKEN,
 } from './invitations.repository';
+import { MEMBERS_OF } from './memberships.repository';
 import { ACTIVE_SESSION, END_SESSION_OF, END_SESSIONS_OF, LIVE_SESSIONS_OF } from './sessions.repository';
 
 /** Identity's composed statements (ReviewedQuery). */
@@ -14,8 +15,9 @@ export function reviewedQueries(): ReviewedQuery[] {
     {
       name: 'active-session',
       text: ACTIVE_SESSION,
-      purpose: 'Every session request: the session, its user and memberships',
+      purpose: 'Every session request: the session, its user, memberships, policies and second factor',
     },
+    { name: 'members-of', text: MEMBERS_OF, purpose: 'GET …/members: the brand’s members with their second factor' },
     {
       name: 'end-session-of',
       text: END_SESSION_OF,

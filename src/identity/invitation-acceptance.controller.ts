@@ -14,6 +14,7 @@ import type { HttpReply, HttpRequest } from '../common/context/http-types';
 import type { RequestContext } from '../common/context/request-context';
 import { Ctx } from '../common/decorators/ctx.decorator';
 import { Public } from '../common/decorators/public.decorator';
+import { AccountRoutes } from '../common/decorators/require-permission.decorator';
 import { ErrorText } from '../common/errors/error-texts';
 import type { Environment } from '../config/environment';
 import { IdempotentPost } from '../idempotency/idempotent-post.decorator';
@@ -34,6 +35,7 @@ const TOKEN_PARAM = ApiParam({
  * for an existing account reads the request's session itself (InvitationsService.accept).
  */
 @ApiTags('team')
+@AccountRoutes()
 @Controller('auth/invitations')
 export class InvitationAcceptanceController {
   private readonly secureCookie: boolean;

@@ -3,13 +3,13 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { BrandPermission } from '../common/context/permissions';
 import type { Tx } from '../database/transactions';
+import { HAS_SECOND_FACTOR } from './second-factor.sql';
 
-/**
- * Whether the member's account (`u`, its users row, in the statement) holds a second factor. No
- * account can enrol one yet (contract §19's second-factor issue): the day it can, this is the one
- * line that changes (an EXISTS on its table), and the members list follows.
- */
-const HAS_SECOND_FACTOR = 'false';
+/** A brand's members by e-mail (unique, so the order is total), each with whether it holds a second factor. */
+export const MEMBERS_OF = `SELECT m.user_id, u.email, m.permissions, ${HAS_SECOND_FACTOR} AS second_factor, u.last_sign_in_at
+         FROM memberships m JOIN users u ON u.id = m.user_id
+        WHERE m.brand_id = $1
+        ORDER BY u.email`;
 
 export interface MemberRow {
   user_id: number;
@@ -87,14 +87,7 @@ export class MembershipsRepository {
     return rows.length > 0;
   }
 
-  /** The brand's members by e-mail (unique, so the order is total). */
   membersOf(brandId: number): Promise<MemberRow[]> {
-    return this.db.query(
-      `SELECT m.user_id, u.email, m.permissions, ${HAS_SECOND_FACTOR} AS second_factor, u.last_sign_in_at
-         FROM memberships m JOIN users u ON u.id = m.user_id
-        WHERE m.brand_id = $1
-        ORDER BY u.email`,
-      [brandId],
-    );
+    return this.db.query(MEMBERS_OF, [brandId]);
   }
 }

@@ -55,6 +55,7 @@ export class SessionCredentialResolver implements CredentialResolver, OnModuleIn
       session.sessionId,
       session.memberships,
       session.authenticatedAt,
+      session.hasSecondFactor,
     );
   }
 }

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { changedRows } from '../database/returning';
 import type { Tx } from '../database/transactions';
+import { HAS_SECOND_FACTOR } from './second-factor.sql';
 import type { MembershipRow } from './user-principal';
 
 export interface ActiveSessionRow {
@@ -11,6 +12,7 @@ export interface ActiveSessionRow {
   is_superadmin: boolean;
   memberships: MembershipRow[];
   authenticated_at: Date;
+  second_factor: boolean;
   /** Its last use is more than a minute old: the caller moves it on. */
   stale: boolean;
 }
@@ -26,12 +28,18 @@ export interface SessionListRow {
 /** A session that still works: not ended, not expired. */
 const LIVE = 's.ended_at IS NULL AND s.expires_at > now()';
 
-/** A live session of an active user, with the memberships: every session request's one round trip. */
+/**
+ * A live session of an active user, with the memberships, each brand's policy and whether the
+ * account holds a second factor: every session request's one round trip.
+ */
 export const ACTIVE_SESSION = `SELECT u.id AS user_id, u.email, u.is_superadmin,
               COALESCE(json_agg(json_build_object('brandId', m.brand_id, 'brandName', b.name, 'brandSlug', b.slug,
-                                                  'permissions', m.permissions) ORDER BY m.brand_id)
+                                                  'permissions', m.permissions,
+                                                  'secondFactorRequired', b.require_second_factor)
+                                ORDER BY m.brand_id)
                        FILTER (WHERE m.brand_id IS NOT NULL), '[]') AS memberships,
-              s.authenticated_at, s.last_seen_at < now() - interval '1 minute' AS stale
+              s.authenticated_at, s.last_seen_at < now() - interval '1 minute' AS stale,
+              ${HAS_SECOND_FACTOR} AS second_factor
          FROM sessions s
          JOIN users u ON u.id = s.user_id
          LEFT JOIN memberships m ON m.user_id = u.id

@@ -21,6 +21,7 @@ export interface ActiveSession {
   isSuperadmin: boolean;
   memberships: MembershipRow[];
   authenticatedAt: Date;
+  hasSecondFactor: boolean;
 }
 
 /** Where a session is opened from, as its list shows it. */
@@ -99,6 +100,7 @@ export class SessionsService {
       isSuperadmin: row.is_superadmin,
       memberships: row.memberships,
       authenticatedAt: row.authenticated_at,
+      hasSecondFactor: row.second_factor,
     };
   }
 

@@ -8,6 +8,8 @@ export interface MembershipRow {
   brandName?: string;
   brandSlug?: string;
   permissions: BrandPermission[];
+  /** The brand's security policy (contract §19): its members need a second factor. */
+  secondFactorRequired?: boolean;
 }
 
 /** A person signed in with a session; acts in a brand with the permissions of their membership there. */
@@ -24,8 +26,16 @@ export class UserPrincipal implements Principal {
     private readonly rows: MembershipRow[],
     /** When the session last proved its account: its sign-in or a step-up. */
     readonly authenticatedAt: Date = new Date(0),
+    /** The account holds an authenticator app or a passkey. */
+    readonly hasSecondFactor = false,
   ) {
     this.memberships = new Map(rows.map((m) => [m.brandId, new Set(m.permissions)]));
+  }
+
+  /** The brand requires a second factor of its members and this account holds none (contract §19). */
+  lacksSecondFactorFor(brandId: number): boolean {
+    if (this.hasSecondFactor) return false;
+    return this.rows.some((m) => m.brandId === brandId && m.secondFactorRequired === true);
   }
 
   defaultBrandId(): number | null {
@@ -45,6 +55,7 @@ export class UserPrincipal implements Principal {
       brandName: m.brandName ?? '',
       brandSlug: m.brandSlug ?? '',
       permissions: [...m.permissions],
+      secondFactorRequired: m.secondFactorRequired ?? false,
     }));
   }
 }

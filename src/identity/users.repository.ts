@@ -27,6 +27,10 @@ export class UsersRepository {
     return this.users.find({ order: { id: 'ASC' } });
   }
 
+  findActiveById(id: number): Promise<UserEntity | null> {
+    return this.users.findOneBy({ id, active: true });
+  }
+
   findActiveByEmail(email: string): Promise<UserEntity | null> {
     return this.users.findOne({ where: { email, active: true } });
   }

@@ -70,6 +70,11 @@ export class UsersService {
     await this.users.setPasswordHash(tx, userId, await this.hasher.hash(password));
   }
 
+  /** An active account by id: the second step of a sign-in names its account so. */
+  findActive(userId: number): Promise<UserEntity | null> {
+    return this.users.findActiveById(userId);
+  }
+
   async findForLogin(email: string): Promise<UserEntity | null> {
     return this.users.findActiveByEmail(normalizeEmail(email));
   }

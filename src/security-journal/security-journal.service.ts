@@ -30,13 +30,20 @@ export type JournalType =
   | 'invitation_accepted'
   | 'invitation_revoked'
   | 'membership_changed'
+  | 'security_policy_changed'
   // An account's own (contract §19): no brand, the account as actor.
   | 'user_signed_in'
   | 'user_sign_in_failed'
   | 'password_changed'
   | 'password_reset_requested'
   | 'password_reset'
-  | 'session_ended';
+  | 'session_ended'
+  | 'second_factor_enabled'
+  | 'second_factor_disabled'
+  | 'passkey_added'
+  | 'passkey_removed'
+  | 'recovery_code_used'
+  | 'recovery_codes_regenerated';
 
 export interface JournalEvent {
   type: JournalType;

@@ -10,7 +10,7 @@ import { Outbox } from '../outbox/outbox';
 import { SecurityJournal } from '../security-journal/security-journal.service';
 import { signMessage } from './message-signature';
 import { parseSchedule, retryDelayMs } from './retry-schedule';
-import { SecretBox } from './secret-box';
+import { SecretBox } from '../common/secrets/secret-box';
 import { SuccessBatch } from './success-batch';
 import { WebhookDeliveriesRepository, type ClaimedDelivery } from './webhook-deliveries.repository';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository';

@@ -16,7 +16,7 @@ import type {
 } from './dto/webhook.responses';
 import { newSigningSecret } from './message-signature';
 import { DeliveryWake } from './delivery-wake';
-import { SecretBox } from './secret-box';
+import { SecretBox } from '../common/secrets/secret-box';
 import { WebhookDeliveriesRepository, type DeliveryStatus } from './webhook-deliveries.repository';
 import { WebhookEndpointsRepository, type EndpointRow } from './webhook-endpoints.repository';
 

@@ -1,10 +1,8 @@
 import { Module } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import type { Environment } from '../config/environment';
 import { OutboxModule } from '../outbox/outbox.module';
 import { SecurityJournalModule } from '../security-journal/security-journal.module';
-import { loadSecretsKey, SecretBox } from './secret-box';
+import { SecretsModule } from '../common/secrets/secrets.module';
 import { WebhookAttemptEntity } from './webhook-attempt.entity';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
@@ -35,21 +33,11 @@ import { IdempotencyModule } from '../idempotency/idempotency.module';
       WebhookAttemptEntity,
     ]),
     OutboxModule,
+    SecretsModule,
     SecurityJournalModule,
   ],
   controllers: [WebhookEndpointsController],
   providers: [
-    {
-      provide: SecretBox,
-      inject: [ConfigService],
-      useFactory: async (config: ConfigService<Environment, true>) =>
-        new SecretBox(
-          await loadSecretsKey(
-            config.get('SECRETS_ENCRYPTION_KEY', { infer: true }),
-            config.get('DATA_DIR', { infer: true }),
-          ),
-        ),
-    },
     DeliveryWake,
     WebhookDeliveriesRepository,
     WebhookDispatcher,

@@ -10,7 +10,7 @@ import type { PartnerOrderDto } from '../../src/orders/dto/partner-order.dto';
 import type { OrderRef } from '../../src/orders/new-order';
 import { PartnerWebhookService } from '../../src/orders/storefront/partner-webhook.service';
 import type { BrandContext } from '../../src/common/context/request-context';
-import { AuthService } from '../../src/identity/auth.service';
+import { AuthService, type LoginResult } from '../../src/identity/auth.service';
 import { BrandsService } from '../../src/identity/brands.service';
 import { UserPrincipal } from '../../src/identity/user-principal';
 import { UsersService } from '../../src/identity/users.service';
@@ -120,8 +120,11 @@ export function mediumRequest(
   };
 }
 
-/** A sign-in through AuthService as `POST /auth/login` makes it, from a test address. */
-export function mediumLogin(suite: MediumSuite, email: string, password: string) {
+/**
+ * A sign-in through AuthService as `POST /auth/login` makes it, from a test address, of an account
+ * without a second factor: a session.
+ */
+export async function mediumLogin(suite: MediumSuite, email: string, password: string): Promise<LoginResult> {
   const ctx = {
     requestId: 'medium',
     ip: '127.0.0.1',
@@ -130,5 +133,9 @@ export function mediumLogin(suite: MediumSuite, email: string, password: string)
     principal: null,
     brandId: null,
   };
-  return suite.get(AuthService).login(ctx, email, password, { ip: '127.0.0.1', userAgent: 'medium-test' });
+  const result = await suite
+    .get(AuthService)
+    .login(ctx, email, password, { ip: '127.0.0.1', userAgent: 'medium-test' });
+  if (!('session' in result)) throw new Error(`${email} holds a second factor: the sign-in has a second step`);
+  return result;
 }

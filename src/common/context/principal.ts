@@ -17,6 +17,8 @@ export interface Principal {
   permissionsIn(brandId: number): ReadonlySet<BrandPermission>;
   /** When a person's session last proved its account (recent authentication); keys have none. */
   readonly authenticatedAt?: Date;
+  /** A person whose session lacks the second factor `brandId`'s policy requires (contract §19); keys never. */
+  lacksSecondFactorFor?(brandId: number): boolean;
   /** What the rate limit counts by, when not the id (a key still being checked has none yet). */
   readonly rateLimitKey?: string;
 }

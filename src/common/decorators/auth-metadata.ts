@@ -9,6 +9,7 @@ export const AUTH_REALM = 'auth:realm';
 export const SIGNED_WEBHOOK = 'auth:signed-webhook';
 export const RECENT_AUTHENTICATION = 'auth:recent-authentication';
 export const KEY_CHECKED_BY_STATEMENT = 'auth:key-checked-by-statement';
+export const ACCOUNT_ROUTE = 'auth:account-route';
 
 export type WebhookFlow = 'payment' | 'carrier';
 

@@ -2,7 +2,14 @@ import { applyDecorators, SetMetadata } from '@nestjs/common';
 import { ApiBearerAuth, ApiCookieAuth, ApiForbiddenResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import { PLATFORM_ADMIN, type BrandPermission, type Permission } from '../context/permissions';
 import { ErrorText } from '../errors/error-texts';
-import { ANY_PERMISSION, NEEDS_BRAND, RECENT_AUTHENTICATION, REQUIRED_PERMISSION, SESSION_ONLY } from './auth-metadata';
+import {
+  ACCOUNT_ROUTE,
+  ANY_PERMISSION,
+  NEEDS_BRAND,
+  RECENT_AUTHENTICATION,
+  REQUIRED_PERMISSION,
+  SESSION_ONLY,
+} from './auth-metadata';
 
 const authDocs = () =>
   applyDecorators(
@@ -64,3 +71,9 @@ export const RequireRecentAuthentication = () =>
     SetMetadata(RECENT_AUTHENTICATION, true),
     ApiForbiddenResponse({ description: ErrorText.recentAuthRequired }),
   );
+
+/**
+ * A controller of the caller's own account (`/auth/*`): a brand's second-factor policy does not
+ * refuse it, so a member the policy blocks can still sign out and enrol (contract §19).
+ */
+export const AccountRoutes = () => SetMetadata(ACCOUNT_ROUTE, true);

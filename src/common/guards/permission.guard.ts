@@ -14,6 +14,8 @@ import { ErrorText } from '../errors/error-texts';
  * `@RequireRecentAuthentication()`, has a person's session proved its account (sign-in or
  * step-up) within RECENT_AUTH_SECONDS, a superadministrator's too. That check follows the
  * permission's, so a missing permission is answered first; keys are not sessions, and pass it.
+ * Before both: a member's session without the second factor its brand's policy requires is
+ * refused on every route acting in that brand but the account's own (`@AccountRoutes()`).
  */
 @Injectable()
 export class PermissionGuard implements CanActivate {
@@ -34,6 +36,9 @@ export class PermissionGuard implements CanActivate {
 
     if (access.sessionOnly && principal.kind !== 'user') {
       throw AppError.forbidden(ErrorText.sessionRequired);
+    }
+    if (!access.accountRoute && ctx.brandId !== null && principal.lacksSecondFactorFor?.(ctx.brandId)) {
+      throw AppError.forbidden(ErrorText.secondFactorRequired);
     }
     const any = access.anyPermission;
     if (any !== undefined) {

@@ -3,6 +3,7 @@ import type { Reflector } from '@nestjs/core';
 import type { AuthRealm } from '../context/credential-registry';
 import type { BrandPermission, Permission } from '../context/permissions';
 import {
+  ACCOUNT_ROUTE,
   ANY_PERMISSION,
   AUTH_REALM,
   IS_PUBLIC,
@@ -31,6 +32,8 @@ export interface RouteAccess {
   readonly anyPermission: readonly BrandPermission[] | undefined;
   /** `@RequireRecentAuthentication()`: a person's session must have proved its account lately. */
   readonly recentAuthentication: boolean;
+  /** `@AccountRoutes()`: the caller's own account, which a brand's second-factor policy leaves open. */
+  readonly accountRoute: boolean;
 }
 
 // Decorators are fixed once the application is built: read each route's once, not on every
@@ -56,6 +59,7 @@ export function routeAccessOf(reflector: Reflector, execution: ExecutionContext)
       permission: read<Permission>(REQUIRED_PERMISSION),
       anyPermission: read<readonly BrandPermission[]>(ANY_PERMISSION),
       recentAuthentication: read<boolean>(RECENT_AUTHENTICATION) === true,
+      accountRoute: read<boolean>(ACCOUNT_ROUTE) === true,
     });
     routes.set(handler, access);
   }

@@ -29,6 +29,7 @@ import { OrderPathCheckDomains1763772400000 } from './1763772400000-order-path-c
 import { OrderCountInStatement1763772500000 } from './1763772500000-order-count-in-statement';
 import { RepeatsCounted1763772600000 } from './1763772600000-repeats-counted';
 import { StoreTeam1763772700000 } from './1763772700000-store-team';
+import { SecondFactor1763772800000 } from './1763772800000-second-factor';
 
 /** Every migration, in order. A new migration is added here as well as in its own file. */
 export const migrations = [
@@ -63,4 +64,5 @@ export const migrations = [
   OrderCountInStatement1763772500000,
   RepeatsCounted1763772600000,
   StoreTeam1763772700000,
+  SecondFactor1763772800000,
 ];

@@ -36,6 +36,8 @@ export class MembershipEntry {
   @ApiProperty() brandName: string;
   @ApiProperty() brandSlug: string;
   @ApiProperty({ enum: BRAND_PERMISSIONS, isArray: true }) permissions: BrandPermission[];
+  @ApiProperty({ description: "The brand's policy: its members' sessions need a second factor" })
+  secondFactorRequired: boolean;
 }
 
 export class SessionUser {
@@ -54,6 +56,7 @@ export class LoginResponse {
 
 export class MeResponse extends SessionUser {
   @ApiProperty({ type: [MembershipEntry] }) memberships: MembershipEntry[];
+  @ApiProperty({ description: 'The account holds an authenticator app or a passkey' }) secondFactor: boolean;
   @ApiProperty({ description: "The session's CSRF token (as login gave it), for a page opened in a new tab" })
   csrfToken: string;
 }

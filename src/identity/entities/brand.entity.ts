@@ -17,4 +17,8 @@ export class BrandEntity {
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
+
+  /** The brand's security policy (contract §19): its members' sessions need a second factor. */
+  @Column({ name: 'require_second_factor', type: 'boolean', default: false })
+  requireSecondFactor: boolean;
 }

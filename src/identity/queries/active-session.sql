@@ -1,4 +1,4 @@
--- Every session request: the session, its user and memberships
+-- Every session request: the session, its user, memberships, policies and second factor
 -- Rendered by `npm run sql:render` from the code that composes it: edit the code, not this file.
 SELECT
   u.id AS user_id,
@@ -14,7 +14,9 @@ SELECT
         'brandSlug',
         b.slug,
         'permissions',
-        m.permissions
+        m.permissions,
+        'secondFactorRequired',
+        b.require_second_factor
       )
       ORDER BY
         m.brand_id
@@ -25,7 +27,26 @@ SELECT
     '[]'
   ) AS memberships,
   s.authenticated_at,
-  s.last_seen_at < now() - interval '1 minute' AS stale
+  s.last_seen_at < now() - interval '1 minute' AS stale,
+  (
+    EXISTS (
+      SELECT
+        1
+      FROM
+        totp_authenticators t
+      WHERE
+        t.user_id = u.id
+        AND t.confirmed_at IS NOT NULL
+    )
+    OR EXISTS (
+      SELECT
+        1
+      FROM
+        passkeys p
+      WHERE
+        p.user_id = u.id
+    )
+  ) AS second_factor
 FROM
   sessions s
   JOIN users u ON u.id = s.user_id

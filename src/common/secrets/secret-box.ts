@@ -1,13 +1,13 @@
 import { Logger } from '@nestjs/common';
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { keptSecret } from '../common/runtime/kept-secret';
+import { keptSecret } from '../runtime/kept-secret';
 
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
 /**
- * Seals secrets the service must keep readable (webhook signing secrets) with AES-256-GCM: a
+ * Seals secrets the service must keep readable (webhook signing secrets, TOTP secrets) with AES-256-GCM: a
  * database dump holds `iv | tag | ciphertext`, never the secret, and a tampered value fails to open.
  */
 export class SecretBox {

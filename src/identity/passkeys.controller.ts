@@ -1,0 +1,67 @@
+import { Body, Controller, Delete, Get, HttpCode, Param } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { RequestContext } from '../common/context/request-context';
+import { Ctx } from '../common/decorators/ctx.decorator';
+import {
+  AccountRoutes,
+  RequireRecentAuthentication,
+  RequireSession,
+} from '../common/decorators/require-permission.decorator';
+import { ErrorText } from '../common/errors/error-texts';
+import { ParseIdPipe } from '../common/validation/parse-id.pipe';
+import { IdempotentPost } from '../idempotency/idempotent-post.decorator';
+import { AddPasskeyDto } from './dto/second-factor.dto';
+import { PasskeyEntry, PasskeyListResponse, WebAuthnOptionsResponse } from './dto/second-factor.responses';
+import { PasskeysService, type PasskeyView } from './passkeys.service';
+
+/** The signed-in account's passkeys (contract §19). */
+@ApiTags('auth')
+@AccountRoutes()
+@Controller('auth/passkeys')
+export class PasskeysController {
+  constructor(private readonly passkeys: PasskeysService) {}
+
+  @RequireSession()
+  @RequireRecentAuthentication()
+  @IdempotentPost('options')
+  @HttpCode(200)
+  @ApiOkResponse({ type: WebAuthnOptionsResponse, description: 'WebAuthn creation options (JSON form)' })
+  options(@Ctx() ctx: RequestContext): Promise<object> {
+    return this.passkeys.registrationOptions(ctx);
+  }
+
+  @RequireSession()
+  @RequireRecentAuthentication()
+  @IdempotentPost()
+  @ApiCreatedResponse({ type: PasskeyEntry })
+  @ApiBadRequestResponse({ description: `${ErrorText.passkeyNotVerified} | ${ErrorText.noPasskeyCeremony}` })
+  @ApiConflictResponse({ description: ErrorText.passkeyRegistered })
+  add(@Ctx() ctx: RequestContext, @Body() body: AddPasskeyDto): Promise<PasskeyView> {
+    return this.passkeys.register(ctx, body.name.trim(), body.credential);
+  }
+
+  @RequireSession()
+  @Get()
+  @ApiOkResponse({ type: PasskeyListResponse })
+  async list(@Ctx() ctx: RequestContext): Promise<{ items: PasskeyView[] }> {
+    return { items: await this.passkeys.list(ctx) };
+  }
+
+  @RequireSession()
+  @RequireRecentAuthentication()
+  @Delete(':passkeyId')
+  @HttpCode(204)
+  @ApiNoContentResponse({ description: 'Removed' })
+  @ApiNotFoundResponse({ description: ErrorText.notFound })
+  async remove(@Ctx() ctx: RequestContext, @Param('passkeyId', ParseIdPipe) passkeyId: number): Promise<void> {
+    await this.passkeys.remove(ctx, passkeyId);
+  }
+}
