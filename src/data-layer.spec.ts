@@ -37,6 +37,11 @@ const OWNERS: Record<string, string[]> = {
   login_failures: ['identity'],
   invitations: ['identity'],
   password_resets: ['identity'],
+  totp_authenticators: ['identity'],
+  recovery_codes: ['identity'],
+  passkeys: ['identity'],
+  login_challenges: ['identity'],
+  session_passkey_challenges: ['identity'],
   // personal-data reads which keys are a brand's, to find the stored answers an erasure empties.
   integration_keys: ['access-keys', 'personal-data'],
   production_sites: ['production-sites', 'personal-data'],

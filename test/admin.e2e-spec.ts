@@ -182,6 +182,7 @@ describe('superadministrator management: brands, users, memberships', () => {
           brandName: expect.any(String),
           brandSlug: expect.any(String),
           permissions: ['orders.read', 'stock.read'],
+          secondFactorRequired: false,
         },
       ]);
 

@@ -112,8 +112,15 @@ describe('sessions: login, logout, me, tokens and CSRF', () => {
         email: expect.any(String),
         isSuperadmin: false,
         memberships: [
-          { brandId, brandName: brand.name, brandSlug: brand.slug, permissions: ['orders.read', 'stock.read'] },
+          {
+            brandId,
+            brandName: brand.name,
+            brandSlug: brand.slug,
+            permissions: ['orders.read', 'stock.read'],
+            secondFactorRequired: false,
+          },
         ],
+        secondFactor: false,
         // The session's CSRF token, the one login gave: a new tab can make changes with it.
         csrfToken: member.csrfToken,
       });

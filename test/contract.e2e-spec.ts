@@ -4,7 +4,7 @@ import { SharedSuite } from './support/suite';
 import { describeAccessMatrix } from './contract/access-matrix';
 import { describeHostileInput } from './contract/hostile-input';
 import { describeOpenApiFuzz } from './contract/openapi-fuzz';
-import { describeOpenApiResponses } from './contract/openapi-responses';
+import { CONTRACT_PUBLIC_URL, describeOpenApiResponses } from './contract/openapi-responses';
 
 /**
  * The contract seen from outside, on one app: every route's documented answers, the fuzz, hostile
@@ -26,6 +26,7 @@ const shared = new SharedSuite(async () => {
       RATE_LIMIT_BURST: '100000',
       WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
       WEBHOOK_WORKER: 'false',
+      PUBLIC_URL: CONTRACT_PUBLIC_URL,
     },
   };
 });

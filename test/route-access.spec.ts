@@ -5,7 +5,8 @@ import { describeAccess, routeTable } from './support/route-table';
  * permission changed, shows up as a diff in review (`npx jest test/route-access -u` after
  * checking it). Every route carries exactly one access decorator. The access matrix
  * (test/contract/access-matrix.ts) then calls every route as every kind of caller and checks that the
- * guards enforce what this table says.
+ * guards enforce what this table says. "(own account)": a brand's second-factor policy leaves the route
+ * open, so a member it blocks can still sign out and enrol.
  */
 describe('route access', () => {
   const routes = routeTable();
@@ -24,7 +25,7 @@ describe('route access', () => {
     expect(routes.length).toBeGreaterThan(30);
     const lines = routes.map(
       (r) =>
-        `${`${r.method} ${r.path}`.padEnd(70)} ${r.decisions.map(describeAccess).join(' + ') || 'NONE'}${r.recentAuthentication ? ' + recent authentication' : ''}`,
+        `${`${r.method} ${r.path}`.padEnd(70)} ${r.decisions.map(describeAccess).join(' + ') || 'NONE'}${r.recentAuthentication ? ' + recent authentication' : ''}${r.accountRoute ? ' (own account)' : ''}`,
     );
     expect(lines.join('\n')).toMatchSnapshot();
   });

@@ -141,6 +141,7 @@ describe('the store team: invitations and members', () => {
         brandName: 'Northwind Team',
         brandSlug: expect.any(String),
         permissions: ['orders.read', 'products.read'],
+        secondFactorRequired: false,
       },
     ]);
     // The new password signs in too.

@@ -24,7 +24,7 @@ import { EmptyResponse, SessionListResponse } from './dto/identity.responses';
 import { PasswordsService } from './passwords.service';
 import { PasskeysService } from './passkeys.service';
 import { answerOf } from './second-factor-answer';
-import { WebAuthnOptionsResponse } from './dto/second-factor.responses';
+import { RequestOptionsResponse } from './dto/webauthn.responses';
 
 /** The signed-in account's own security (contract §19): password, sessions, step-up, activity. */
 @ApiTags('auth')
@@ -86,7 +86,7 @@ export class AccountController {
   @RequireSession()
   @IdempotentPost('step-up/passkey-options')
   @HttpCode(200)
-  @ApiOkResponse({ type: WebAuthnOptionsResponse, description: "WebAuthn request options for the account's passkeys" })
+  @ApiOkResponse({ type: RequestOptionsResponse, description: "WebAuthn request options for the account's passkeys" })
   @ApiBadRequestResponse({ description: ErrorText.noPasskey })
   stepUpPasskeyOptions(@Ctx() ctx: RequestContext): Promise<object> {
     return this.passkeys.stepUpOptions(ctx);

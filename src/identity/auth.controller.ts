@@ -20,7 +20,8 @@ import { ErrorText } from '../common/errors/error-texts';
 import { LoginChallengesService } from './login-challenges.service';
 import { answerOf } from './second-factor-answer';
 import { LoginChallengeDto, LoginSecondFactorDto } from './dto/second-factor.dto';
-import { SecondStepResponse, WebAuthnOptionsResponse } from './dto/second-factor.responses';
+import { SecondStepResponse } from './dto/second-factor.responses';
+import { RequestOptionsResponse } from './dto/webauthn.responses';
 import { AuthService, type LoginResult } from './auth.service';
 import { clientOf } from './session-client';
 import { clearSessionCookie, setSessionCookie } from './session-cookie';
@@ -68,7 +69,7 @@ export class AuthController {
   @Public()
   @IdempotentPost('login/passkey-options')
   @HttpCode(200)
-  @ApiOkResponse({ type: WebAuthnOptionsResponse, description: "WebAuthn request options for the account's passkeys" })
+  @ApiOkResponse({ type: RequestOptionsResponse, description: "WebAuthn request options for the account's passkeys" })
   @ApiUnauthorizedResponse({ description: `${ErrorText.unauthorized} (the challenge is dead)` })
   passkeyOptions(@Body() body: LoginChallengeDto): Promise<object> {
     return this.challenges.passkeyOptions(body.challengeToken);

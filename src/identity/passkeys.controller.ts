@@ -19,7 +19,8 @@ import { ErrorText } from '../common/errors/error-texts';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { IdempotentPost } from '../idempotency/idempotent-post.decorator';
 import { AddPasskeyDto } from './dto/second-factor.dto';
-import { PasskeyEntry, PasskeyListResponse, WebAuthnOptionsResponse } from './dto/second-factor.responses';
+import { PasskeyEntry, PasskeyListResponse } from './dto/second-factor.responses';
+import { CreationOptionsResponse } from './dto/webauthn.responses';
 import { PasskeysService, type PasskeyView } from './passkeys.service';
 
 /** The signed-in account's passkeys (contract §19). */
@@ -33,7 +34,7 @@ export class PasskeysController {
   @RequireRecentAuthentication()
   @IdempotentPost('options')
   @HttpCode(200)
-  @ApiOkResponse({ type: WebAuthnOptionsResponse, description: 'WebAuthn creation options (JSON form)' })
+  @ApiOkResponse({ type: CreationOptionsResponse, description: 'WebAuthn creation options (JSON form)' })
   options(@Ctx() ctx: RequestContext): Promise<object> {
     return this.passkeys.registrationOptions(ctx);
   }

@@ -19,8 +19,8 @@ interface Operation {
   csv: boolean;
 }
 
-/** The signed-in account's own password, step-up and sessions (contract §19). */
-const SELF_ROUTES = /^\/auth\/(password|step-up|sessions)(\/|$)/;
+/** The signed-in account's own password, step-up, sessions and second factor (contract §19). */
+const SELF_ROUTES = /^\/auth\/(password|step-up|sessions|second-factor|passkeys)(\/|$)/;
 
 /** Texts that must never address a record or reach the database as a number. */
 const HOSTILE_IDS = [

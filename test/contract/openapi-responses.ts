@@ -6,6 +6,7 @@ import { OpenApiCheck } from '../support/openapi-check';
 import { CARRIER_SECRET, PAYMENT_SECRET, postSigned } from '../support/signed';
 import { type SharedSuite, type Suite } from '../support/suite';
 import { invitationToken } from '../support/invitation-token';
+import { answerSecondFactorRoutes } from './openapi-second-factor';
 import { ADMIN, bearer, login } from '../support/test-app';
 import { withClient } from '../support/test-database';
 
@@ -14,6 +15,9 @@ import { withClient } from '../support/test-database';
  * answers them, checked against the OpenAPI document it publishes (contract §14, issue 11): a
  * client generated from /docs-json type-checks against these bodies.
  */
+/** The shared app's PUBLIC_URL (test/contract.e2e-spec.ts): passkeys are bound to its origin. */
+export const CONTRACT_PUBLIC_URL = 'https://docs.shop.example';
+
 /** `carrierUrl` is the stub the shared app's CARRIER_API_URL names (test/contract.e2e-spec.ts). */
 export function describeOpenApiResponses(shared: SharedSuite, carrierUrl: () => string): void {
   describe('the OpenAPI document describes the real answers', () => {
@@ -425,6 +429,17 @@ export function describeOpenApiResponses(shared: SharedSuite, carrierUrl: () => 
       );
       await send('post', `/auth/password-reset/${token}`, {}, { newPassword: 'ledger-keeper-3' }, 204);
       await send('post', `/auth/password-reset/${token}`, {}, { newPassword: 'ledger-keeper-3' }, 404);
+      // The second factor (contract §19), as a manager of the brand made here.
+      const manager = { email: 'manager@docs.example', password: 'second-factor-docs-1' };
+      const managerId = (await send('post', '/admin/users', admin, manager, 201)).body.id as number;
+      await send(
+        'put',
+        `/admin/brands/${brand}/members/${managerId}`,
+        admin,
+        { permissions: ['settings.manage'] },
+        200,
+      );
+      await answerSecondFactorRoutes(http, call, CONTRACT_PUBLIC_URL, manager, brand);
       await call(request(http).post('/auth/logout').set(bearer(session)), 204);
 
       expect(problems).toEqual([]);

@@ -2,6 +2,7 @@ import { RequestMethod, type DynamicModule, type Type } from '@nestjs/common';
 import { INTERCEPTORS_METADATA, METHOD_METADATA, MODULE_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { AppModule } from '../../src/app.module';
 import {
+  ACCOUNT_ROUTE,
   ANY_PERMISSION,
   AUTH_REALM,
   IS_PUBLIC,
@@ -43,6 +44,8 @@ export interface RouteEntry {
   readOnlyPost: boolean;
   /** A sensitive action: a session must have proved its account lately (contract §19). */
   recentAuthentication: boolean;
+  /** `@AccountRoutes()`: a brand's second-factor policy leaves it open (contract §19). */
+  accountRoute: boolean;
 }
 
 /** Every controller of the application, found through the module graph as Nest walks it. */
@@ -106,7 +109,16 @@ export function routeTable(): RouteEntry[] {
       ].map((interceptor) => interceptor.name);
       const readOnlyPost = Reflect.getMetadata(READ_ONLY_POST, handler) === true;
       const recentAuthentication = meta(RECENT_AUTHENTICATION, handler, cls) === true;
-      routes.push({ method: RequestMethod[method], path, decisions, interceptors, readOnlyPost, recentAuthentication });
+      const accountRoute = meta(ACCOUNT_ROUTE, handler, cls) === true;
+      routes.push({
+        method: RequestMethod[method],
+        path,
+        decisions,
+        interceptors,
+        readOnlyPost,
+        recentAuthentication,
+        accountRoute,
+      });
     }
   }
   return routes.sort((a, b) => `${a.method} ${a.path}`.localeCompare(`${b.method} ${b.path}`));

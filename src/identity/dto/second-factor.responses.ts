@@ -33,8 +33,3 @@ export class PasskeyListResponse {
 export class SecurityPolicyResponse {
   @ApiProperty() requireSecondFactor: boolean;
 }
-
-export class WebAuthnOptionsResponse {
-  @ApiProperty({ description: 'The WebAuthn options in JSON form, the options object itself (no publicKey wrapper)' })
-  challenge: string;
-}
