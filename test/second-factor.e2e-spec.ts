@@ -237,6 +237,20 @@ describe('a second factor: authenticator apps, recovery codes, passkeys, the two
       }
     });
 
+    it('ends the second steps the old password opened when the password changes', async () => {
+      const { user, session, key, confirmedAt } = await withAuthenticator();
+      const step = await signIn(user.email, user.password);
+      await post('/auth/password', session, {
+        currentPassword: user.password,
+        newPassword: 'an-entirely-new-phrase',
+      }).expect(204);
+      const dead = await post('/auth/login/second-factor', null, {
+        challengeToken: step.challengeToken,
+        code: nextCode(key, confirmedAt),
+      }).expect(401);
+      expect(dead.body.error).toBe('Unauthorized');
+    });
+
     it('counts both steps in the login throttle: a known password buys no unlimited guesses', async () => {
       const { user } = await withAuthenticator();
       let answered429 = false;

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { changedRows } from '../database/returning';
+import type { Tx } from '../database/transactions';
 
 export const LOGIN_CHALLENGE_ANSWERS = 5;
 
@@ -38,6 +39,11 @@ export class LoginChallengesRepository {
 
   async setPasskeyChallenge(hash: Buffer, challenge: string): Promise<void> {
     await this.db.query('UPDATE login_challenges SET passkey_challenge = $2 WHERE token_hash = $1', [hash, challenge]);
+  }
+
+  /** A new password ends the second steps the old one opened, as it ends the sessions. */
+  async endAllOf(tx: Tx, userId: number): Promise<void> {
+    await tx.query('UPDATE login_challenges SET ended_at = now() WHERE user_id = $1 AND ended_at IS NULL', [userId]);
   }
 
   /** A wrong answer: counted; the fifth ends the challenge. */

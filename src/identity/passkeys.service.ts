@@ -146,9 +146,12 @@ export class PasskeysService {
     return this.passkeys.noteUse(stored.id, verified.authenticationInfo.newCounter);
   }
 
-  /** A malformed or forged answer: the library's reason is logged (it holds no secret), the caller refused. */
+  /**
+   * A malformed or forged answer: the caller is refused, and the library's reason logged without
+   * the values it quotes (a challenge, an origin sent by the caller).
+   */
   private refused(ceremony: string, error: Error): null {
-    this.logger.log(`passkey ${ceremony} refused: ${error.message}`);
+    this.logger.log(`passkey ${ceremony} refused: ${error.message.replace(/"[^"]*"/g, '"…"')}`);
     return null;
   }
 }

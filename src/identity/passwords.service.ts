@@ -17,6 +17,7 @@ import { LoginThrottle } from './login-throttle.service';
 import { assertPasswordAllowed } from './password-policy';
 import { PasswordResetsRepository } from './password-resets.repository';
 import { SessionsService } from './sessions.service';
+import { LoginChallengesRepository } from './login-challenges.repository';
 import { UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
 
@@ -52,6 +53,7 @@ export class PasswordsService {
     private readonly usersTable: UsersRepository,
     private readonly resets: PasswordResetsRepository,
     private readonly sessions: SessionsService,
+    private readonly challenges: LoginChallengesRepository,
     private readonly throttle: LoginThrottle,
     private readonly addresses: AddressThrottle,
     private readonly journal: SecurityJournal,
@@ -73,6 +75,7 @@ export class PasswordsService {
     await this.transactions.run(async (tx) => {
       await this.users.setPassword(tx, user.id, newPassword);
       const ended = await this.sessions.endAllOf(user.id, user.sessionId, tx);
+      await this.challenges.endAllOf(tx, user.id);
       await this.journal.recordWith(tx, ctx, accountEvent('password_changed', user.id, { sessionsEnded: ended }));
     });
   }
@@ -139,6 +142,7 @@ export class PasswordsService {
       await this.resets.end(tx, reset.id);
       await this.users.setPassword(tx, reset.user_id, newPassword);
       const ended = await this.sessions.endAllOf(reset.user_id, null, tx);
+      await this.challenges.endAllOf(tx, reset.user_id);
       await this.journal.recordWith(tx, ctx, accountEvent('password_reset', reset.user_id, { sessionsEnded: ended }));
       return reset.email;
     });
