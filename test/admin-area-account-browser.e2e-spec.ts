@@ -1,14 +1,16 @@
 import type { Page } from 'playwright-core';
 import request from 'supertest';
-import { AdminAreaBrowser, hasFocus } from './support/admin-browser';
+import { AdminAreaBrowser, hasFocus, submitPassword, virtualAuthenticator } from './support/admin-browser';
 import { eventually } from './support/eventually';
 import { freePort } from './support/service-process';
 import { readableText, SmtpSink } from './support/smtp-sink';
 import { closeSuite, openSuite, type Suite } from './support/suite';
 import { withClient } from './support/test-database';
 import { bearer } from './support/test-app';
+import { base32Bytes, totpCode } from './support/totp-code';
 
 const STRONG = 'a-long-new-pass-phrase';
+const RECOVERY_CODE = /^[a-z2-7]{4}-[a-z2-7]{4}-[a-z2-7]{4}-[a-z2-7]{4}$/;
 
 /** The page's document as code run in it sees it (this suite compiles without the DOM's types). */
 interface PageDocument {
@@ -17,10 +19,12 @@ interface PageDocument {
 }
 
 /**
- * Contract §19's admin area in a real browser: the Account page (password, sessions, activity),
- * a reset by mail from the sign-in page, and the step-up dialog a sensitive action opens, with
- * axe on every new screen and dialog. The app is opened at `localhost`, as PUBLIC_URL names it,
- * so the mailed links are followed as a person would.
+ * Contract §19's admin area in a real browser: the Account page (password, sessions, activity, an
+ * authenticator app, passkeys), a reset by mail from the sign-in page, the two-step sign-in, the
+ * step-up dialog a sensitive action opens, and the store's second-factor policy, with axe on every
+ * new screen and dialog. The app is opened at `localhost`, as PUBLIC_URL names it, so the mailed
+ * links are followed as a person would, and WebAuthn (which refuses an IP address) takes it as
+ * the relying party.
  */
 describe('the admin area in a browser: accounts', () => {
   let suite: Suite;
@@ -43,6 +47,49 @@ describe('the admin area in a browser: accounts', () => {
   };
   /** Rows of a table, the header's included. */
   const rowsOf = (page: Page, region: string) => page.getByRole('region', { name: region }).getByRole('row');
+  const signOut = async (page: Page) => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+  };
+  /**
+   * The authenticator app set up on the Account page (open on `page`) as a person would: the key
+   * read off the page, its code computed here (RFC 6238, the test's own), the recovery codes read
+   * from their dialog. `shots` checks the enrolment and the dialog.
+   */
+  const setUpApp = async (page: Page, shots = false) => {
+    const app = page.getByRole('region', { name: 'Authenticator app' });
+    await app.getByRole('button', { name: 'Set up authenticator app' }).click();
+    const enrolment = page.getByRole('form', { name: 'Scan the QR code with your app' });
+    const qr = enrolment.getByRole('img', { name: 'QR code to scan with the authenticator app' });
+    expect(await qr.getAttribute('src')).toMatch(/^data:image\/svg\+xml,%3Csvg/);
+    const secret = (await enrolment.locator('code').textContent())!.trim();
+    expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+    const key = base32Bytes(secret);
+    if (shots) {
+      // A code of ten minutes on is no code now: refused with the API's text, the form stays.
+      await enrolment.getByLabel('Code').fill(totpCode(key, Date.now() + 600_000));
+      await enrolment.getByRole('button', { name: 'Verify' }).click();
+      await enrolment.getByRole('alert').filter({ hasText: 'Invalid code' }).waitFor();
+      await check(page, 'authenticator-enrolment');
+    }
+    const confirmedAt = Date.now();
+    await enrolment.getByLabel('Code').fill(totpCode(key, confirmedAt));
+    await enrolment.getByRole('button', { name: 'Verify' }).click();
+    const shown = page.getByRole('dialog', { name: 'Recovery codes' });
+    await shown.getByRole('listitem').first().waitFor();
+    const recoveryCodes = (await shown.getByRole('listitem').allTextContents()).map((code) => code.trim());
+    if (shots) await check(page, 'recovery-codes-dialog');
+    await shown.getByRole('button', { name: 'Done' }).click();
+    await app.getByRole('button', { name: 'Remove authenticator app' }).waitFor();
+    return { key, confirmedAt, recoveryCodes };
+  };
+  const policyOf = async (brandId: number) =>
+    (
+      await request(suite.t.http)
+        .get(`/admin/brands/${brandId}/security-policy`)
+        .set(bearer(suite.fx.admin))
+        .expect(200)
+    ).body as { requireSecondFactor: boolean };
 
   beforeAll(async () => {
     const port = await freePort();
@@ -336,6 +383,208 @@ describe('the admin area in a browser: accounts', () => {
     await page.getByRole('button', { name: 'Accept invitation' }).click();
     await page.getByRole('button', { name: 'Sign out' }).waitFor();
     await expect(page.getByLabel('Store', { exact: true }).inputValue()).resolves.toBe(String(brandId));
+    await page.context().close();
+  });
+
+  it('sets up the authenticator app from a QR code drawn in the page, then signs in with its code or a recovery code', async () => {
+    const user = await suite.fx.user();
+    const context = await area.newContext();
+    // Every request of every page: the secret (in the QR code) must go nowhere but this service.
+    const requested: string[] = [];
+    context.on('request', (sent) => requested.push(sent.url()));
+    const page = await area.signIn(context, user.email, user.password);
+    await page.getByRole('link', { name: 'Account' }).click();
+    const { key, recoveryCodes } = await setUpApp(page, true);
+    expect(recoveryCodes).toHaveLength(10);
+    for (const code of recoveryCodes) expect(code).toMatch(RECOVERY_CODE);
+    expect(new Set(recoveryCodes).size).toBe(10);
+    await page
+      .getByRole('region', { name: 'Recovery codes' })
+      .getByRole('button', { name: 'New recovery codes' })
+      .waitFor();
+    await page
+      .getByRole('region', { name: 'Recent activity' })
+      .getByRole('cell', { name: 'second factor enabled' })
+      .waitFor();
+
+    // The password is not enough now: the code, for the step after the one the set-up spent.
+    await signOut(page);
+    await submitPassword(page, user.email, user.password);
+    const step = page.getByRole('region', { name: 'Second factor' });
+    // Where the password form had focus, the code's field has it.
+    await hasFocus(step.getByLabel('Code'));
+    await expect(step.getByRole('button', { name: 'Use a passkey' }).count()).resolves.toBe(0);
+    await check(page, 'sign-in-code');
+    await step.getByLabel('Code').fill(totpCode(key, Date.now() + 600_000));
+    await step.getByRole('button', { name: 'Verify' }).click();
+    await step.getByRole('alert').filter({ hasText: 'Invalid code' }).waitFor();
+    // A challenge that died (its minutes are up) takes the page back to the password.
+    await withClient(suite.db.url, (client) =>
+      client.query("UPDATE login_challenges SET expires_at = now() - interval '1 second' WHERE user_id = $1", [
+        user.id,
+      ]),
+    );
+    await step.getByLabel('Code').fill(totpCode(key, Date.now() + 30_000));
+    await step.getByRole('button', { name: 'Verify' }).click();
+    await page.getByRole('alert').filter({ hasText: 'The sign-in expired' }).waitFor();
+    await expect(page.getByLabel('Password').inputValue()).resolves.toBe('');
+    await submitPassword(page, user.email, user.password);
+    await step.getByLabel('Code').fill(totpCode(key, Date.now() + 30_000));
+    await step.getByRole('button', { name: 'Verify' }).click();
+    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+
+    // A recovery code, typed in the same field, signs in once.
+    await signOut(page);
+    await submitPassword(page, user.email, user.password);
+    await step.getByLabel('Code').fill(recoveryCodes[3]);
+    await step.getByRole('button', { name: 'Verify' }).click();
+    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+    const second = await request(suite.t.http)
+      .post('/auth/login')
+      .send({ email: user.email, password: user.password })
+      .expect(200);
+    expect(second.body).toMatchObject({ secondFactorRequired: true, methods: ['totp', 'recovery_code'] });
+    await request(suite.t.http)
+      .post('/auth/login/second-factor')
+      .send({ challengeToken: second.body.challengeToken, recoveryCode: recoveryCodes[3] })
+      .expect(401);
+
+    const elsewhere = requested.filter((url) => !url.startsWith(`${base}/`) && !url.startsWith('data:'));
+    expect(elsewhere).toEqual([]);
+    await context.close();
+  });
+
+  it("adds a passkey with Chromium's virtual authenticator, signs in with it, and confirms a removal with it", async () => {
+    const user = await suite.fx.user();
+    const page = await signedIn(user.email, user.password);
+    const authenticator = await virtualAuthenticator(page);
+    await page.getByRole('link', { name: 'Account' }).click();
+    const passkeys = page.getByRole('region', { name: 'Passkeys' });
+    await passkeys.getByText('No passkey yet.').waitFor();
+    await passkeys.getByLabel('Name').fill('Test laptop');
+    await passkeys.getByRole('button', { name: 'Add passkey' }).click();
+    await passkeys.getByRole('status').filter({ hasText: 'Passkey Test laptop added.' }).waitFor();
+    await passkeys.getByRole('cell', { name: 'Test laptop', exact: true }).waitFor();
+    const stored = await authenticator.credentials();
+    expect(stored.map((credential) => [credential.rpId, credential.isResidentCredential])).toEqual([
+      ['localhost', true],
+    ]);
+    // A passkey is a second factor; the authenticator app is still not set up.
+    await page.getByRole('region', { name: 'Recovery codes' }).waitFor();
+    await page
+      .getByRole('region', { name: 'Authenticator app' })
+      .getByRole('button', { name: 'Set up authenticator app' })
+      .waitFor();
+    await check(page, 'account-passkeys');
+
+    // Sign-in: the password, then the passkey (no code: the account holds neither an app nor recovery codes).
+    await signOut(page);
+    await submitPassword(page, user.email, user.password);
+    const step = page.getByRole('region', { name: 'Second factor' });
+    await step.getByRole('button', { name: 'Use a passkey' }).waitFor();
+    await expect(step.getByLabel('Code').count()).resolves.toBe(0);
+    await check(page, 'sign-in-passkey');
+    await step.getByRole('button', { name: 'Use a passkey' }).click();
+    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+    expect((await authenticator.credentials())[0].signCount).toBeGreaterThan(0);
+
+    // Removing it needs a recent sign-in: the step-up asks for the passkey, not the password.
+    await age(user.id);
+    await page.getByRole('link', { name: 'Account' }).click();
+    await passkeys.getByRole('button', { name: 'Remove passkey Test laptop' }).click();
+    await page
+      .getByRole('dialog', { name: 'Remove the passkey Test laptop?' })
+      .getByRole('button', { name: 'Remove' })
+      .click();
+    const stepUp = page.getByRole('dialog', { name: 'Confirm it is you' });
+    await stepUp.getByRole('button', { name: 'Use a passkey' }).waitFor();
+    await expect(stepUp.getByLabel('Password').count()).resolves.toBe(0);
+    await check(page, 'step-up-passkey');
+    await stepUp.getByRole('button', { name: 'Use a passkey' }).click();
+    await stepUp.waitFor({ state: 'detached' });
+    await passkeys.getByText('No passkey yet.').waitFor();
+    await expect(page.getByRole('region', { name: 'Recovery codes' }).count()).resolves.toBe(0);
+
+    // No second factor left: the password signs in alone again.
+    await signOut(page);
+    await submitPassword(page, user.email, user.password);
+    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+    await page.context().close();
+  });
+
+  it("turns on the store's Require a second factor switch for a manager with a factor, sends a member without one to Account, and steps up with a recovery code", async () => {
+    const brandId = await suite.fx.brand('Fjord');
+    const manager = await suite.fx.user();
+    await suite.fx.grant(brandId, manager.id, ['settings.manage', 'orders.read']);
+    const clerk = await suite.fx.user();
+    await suite.fx.grant(brandId, clerk.id, ['orders.read']);
+
+    // Without a second factor of their own the manager is refused, with the way to set one up.
+    const page = await signedIn(manager.email, manager.password);
+    await page.getByRole('link', { name: 'Team' }).click();
+    const policy = page.getByRole('switch', { name: 'Require a second factor' });
+    await eventually(async () => expect(await policy.isEnabled()).toBe(true));
+    await expect(policy.isChecked()).resolves.toBe(false);
+    await policy.click();
+    await page.getByRole('alert').filter({ hasText: 'Set up a second factor first' }).waitFor();
+    await expect(policy.isChecked()).resolves.toBe(false);
+    await check(page, 'team-policy-refused');
+    await page.getByRole('link', { name: 'Set up your own second factor on the Account page' }).click();
+    await page.getByRole('heading', { name: 'Account', level: 1 }).waitFor();
+    const { recoveryCodes } = await setUpApp(page);
+
+    await page.getByRole('link', { name: 'Team' }).click();
+    await page
+      .getByRole('region', { name: 'Members' })
+      .getByRole('row')
+      .filter({ hasText: `${manager.email} (you)` })
+      .getByRole('cell', { name: 'Yes', exact: true })
+      .waitFor();
+    await eventually(async () => expect(await policy.isEnabled()).toBe(true));
+    await policy.click();
+    await eventually(async () => expect(await policy.isChecked()).toBe(true));
+    await check(page, 'team-policy-on');
+    await expect(policyOf(brandId)).resolves.toEqual({ requireSecondFactor: true });
+    const journal = await request(suite.t.http)
+      .get(`/admin/brands/${brandId}/security-journal?type=security_policy_changed`)
+      .set(bearer(suite.fx.admin))
+      .expect(200);
+    expect(journal.body.items).toEqual([
+      expect.objectContaining({
+        type: 'security_policy_changed',
+        actor: { kind: 'user', id: manager.id },
+        details: { requireSecondFactor: { before: false, after: true } },
+      }),
+    ]);
+
+    // A member without a factor gets the store no more, but a clear way to the Account page.
+    const clerkPage = await signedIn(clerk.email, clerk.password);
+    await clerkPage.getByRole('heading', { name: 'Second factor required' }).waitFor();
+    await check(clerkPage, 'second-factor-needed');
+    await clerkPage.getByRole('link', { name: 'Orders' }).click();
+    await clerkPage.getByRole('heading', { name: 'Second factor required' }).waitFor();
+    await clerkPage.getByRole('link', { name: /on the Account page/ }).click();
+    await clerkPage.getByRole('region', { name: 'Authenticator app' }).waitFor();
+    await clerkPage.context().close();
+
+    // Turning it off on an aged session: the step-up asks for the second factor, and a wrong code
+    // is only refused (the session stays); a recovery code in the Code field proves the account.
+    await age(manager.id);
+    await policy.click();
+    const stepUp = page.getByRole('dialog', { name: 'Confirm it is you' });
+    await hasFocus(stepUp.getByLabel('Code'));
+    await expect(stepUp.getByLabel('Password').count()).resolves.toBe(0);
+    await expect(stepUp.getByRole('button', { name: 'Use a passkey' }).count()).resolves.toBe(0);
+    await check(page, 'step-up-code');
+    await stepUp.getByLabel('Code').fill('abcd-efgh-ijkl-mnop');
+    await stepUp.getByRole('button', { name: 'Confirm' }).click();
+    await stepUp.getByRole('alert').filter({ hasText: 'Invalid code' }).waitFor();
+    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+    await stepUp.getByLabel('Code').fill(recoveryCodes[0]);
+    await stepUp.getByRole('button', { name: 'Confirm' }).click();
+    await stepUp.waitFor({ state: 'detached' });
+    await eventually(async () => expect(await policy.isChecked()).toBe(false));
+    await expect(policyOf(brandId)).resolves.toEqual({ requireSecondFactor: false });
     await page.context().close();
   });
 });

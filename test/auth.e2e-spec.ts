@@ -121,6 +121,7 @@ describe('sessions: login, logout, me, tokens and CSRF', () => {
           },
         ],
         secondFactor: false,
+        secondFactorMethods: [],
         // The session's CSRF token, the one login gave: a new tab can make changes with it.
         csrfToken: member.csrfToken,
       });

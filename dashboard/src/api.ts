@@ -7,6 +7,10 @@ import type { ErrorBody } from './types';
  * (a tenth of the bundle) into the page. The browser suite's step-up case fails if they part.
  */
 const RECENT_AUTHENTICATION_REQUIRED = 'Forbidden: recent authentication required';
+/** A store's policy refusing a session without a second factor: the shell sends the person to Account. */
+const SECOND_FACTOR_REQUIRED = 'Forbidden: second factor required';
+/** A wrong code or passkey answers 401 too, but the session (if any) lives on. */
+const INVALID_CODE = 'Invalid code';
 
 export class ApiError extends Error {
   constructor(
@@ -24,9 +28,17 @@ interface Session {
   onSignedOut: () => void;
   /** Asks the person to prove their account again (the step-up dialog); false when they decline. */
   proveAccount: (() => Promise<boolean>) | null;
+  /** Told the store (X-Brand-Id) whose policy refused the session. */
+  onSecondFactorRequired: (brandId: number | null) => void;
 }
 
-const session: Session = { csrfToken: null, brandId: null, onSignedOut: () => undefined, proveAccount: null };
+const session: Session = {
+  csrfToken: null,
+  brandId: null,
+  onSignedOut: () => undefined,
+  proveAccount: null,
+  onSecondFactorRequired: () => undefined,
+};
 
 export function setCsrfToken(token: string | null): void {
   session.csrfToken = token;
@@ -40,9 +52,13 @@ export function onSignedOut(handler: () => void): void {
   session.onSignedOut = handler;
 }
 
+export function onSecondFactorRequired(handler: (brandId: number | null) => void): void {
+  session.onSecondFactorRequired = handler;
+}
+
 /**
  * Who answers a sensitive action's 403 `Forbidden: recent authentication required` (contract §19):
- * the step-up dialog, which resolves true once `POST /auth/step-up` took the password.
+ * the step-up dialog, which resolves true once `POST /auth/step-up` took the password or the second factor.
  */
 export function onRecentAuthenticationRequired(handler: (() => Promise<boolean>) | null): void {
   session.proveAccount = handler;
@@ -51,7 +67,7 @@ export function onRecentAuthenticationRequired(handler: (() => Promise<boolean>)
 /**
  * One request. Changes carry the session's CSRF token; brand-scoped routes get the chosen brand
  * in X-Brand-Id. A 401 means the session ended: back to sign-in. Errors keep the API's text.
- * An action that needs a recent sign-in asks for the password, then goes again once.
+ * An action that needs a recent sign-in asks for the password (or the second factor), then goes again once.
  */
 export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
   const json = body === undefined ? undefined : { data: JSON.stringify(body), type: 'application/json' };
@@ -116,7 +132,12 @@ async function answerOf<T>(response: Response, path: string): Promise<T> {
   // A body that is not JSON (a proxy's page) leaves every field out.
   const json = (await response.json().catch(() => ({}))) as Partial<ErrorBody>;
   if (!response.ok) {
-    if (response.status === 401 && path !== '/auth/login') session.onSignedOut();
+    // The sign-in's own steps answer 401 while nobody is signed in yet: not a session that ended.
+    const signingIn = path === '/auth/login' || path.startsWith('/auth/login/');
+    if (response.status === 401 && !signingIn && json.error !== INVALID_CODE) session.onSignedOut();
+    if (response.status === 403 && json.error === SECOND_FACTOR_REQUIRED) {
+      session.onSecondFactorRequired(session.brandId);
+    }
     throw new ApiError(response.status, json.error ?? `HTTP ${response.status}`, json.details ?? []);
   }
   return json as T;

@@ -1,6 +1,6 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { get, onSignedOut, post, setBrand, setCsrfToken } from './api';
+import { get, onSecondFactorRequired, onSignedOut, post, setBrand, setCsrfToken } from './api';
 import { AccountPage } from './pages/account';
 import { SETTINGS_MANAGE } from './contract';
 import { InvitationPage } from './pages/invitation';
@@ -12,6 +12,7 @@ import { PlatformPage } from './pages/platform';
 import { ProductsPage } from './pages/products';
 import { ResetPasswordPage } from './pages/reset-password';
 import { ReturnsPage } from './pages/returns';
+import { SecondFactorNeeded } from './pages/second-factor-needed';
 import { SignInPage } from './pages/sign-in';
 import { SitesPage } from './pages/sites';
 import { TeamPage } from './pages/team';
@@ -125,7 +126,7 @@ function App() {
   return (
     <>
       {screen}
-      <StepUpHost />
+      <StepUpHost secondFactor={typeof me === 'object' && me !== null && me.secondFactor} />
     </>
   );
 }
@@ -164,6 +165,13 @@ function Shell(props: {
   }, [props.me.isSuperadmin, brandsVersion]);
   // During render, not in an effect: the pages' own effects run first and already load with it.
   setBrand(brandId);
+  // The store whose policy refused this session: /auth/me may predate the policy being turned on.
+  const [refusedIn, setRefusedIn] = useState<number | null>(null);
+  useEffect(() => onSecondFactorRequired(setRefusedIn), []);
+  const factorNeeded =
+    !props.me.secondFactor &&
+    brandId !== null &&
+    (refusedIn === brandId || props.me.memberships.some((m) => m.brandId === brandId && m.secondFactorRequired));
   /** Platform is the superadministrator's; Team, as the API decides, needs settings.manage in the open store. */
   const shown = (id: Section) =>
     id === 'platform'
@@ -211,7 +219,9 @@ function Shell(props: {
       </nav>
       <main>
         {section === 'account' ? (
-          <AccountPage me={props.me} />
+          <AccountPage me={props.me} onMeChanged={props.onMeChanged} />
+        ) : factorNeeded ? (
+          <SecondFactorNeeded storeName={brands.find((b) => b.id === brandId)?.name ?? null} />
         ) : brandId === null ? (
           props.me.isSuperadmin ? (
             <PlatformPage brandId={null} onBrandsChanged={() => setBrandsVersion((v) => v + 1)} />

@@ -22,6 +22,14 @@ export type {
   MemberResponse,
 } from '../../src/identity/dto/team.responses';
 export type {
+  PasskeyEntry,
+  PasskeyListResponse,
+  RecoveryCodesResponse,
+  SecondStepResponse,
+  SecurityPolicyResponse,
+  TotpEnrolmentResponse,
+} from '../../src/identity/dto/second-factor.responses';
+export type {
   IntegrationKeyListResponse,
   IntegrationKeyResponse,
   IssuedIntegrationKeyResponse,

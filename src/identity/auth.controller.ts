@@ -112,7 +112,7 @@ export class AuthController {
   @RequireSession()
   @Get('me')
   @ApiOkResponse({ type: MeResponse })
-  me(@Ctx() ctx: RequestContext): MeResponse {
+  me(@Ctx() ctx: RequestContext): Promise<MeResponse> {
     return this.auth.me(ctx);
   }
 }

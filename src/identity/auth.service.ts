@@ -8,7 +8,7 @@ import { LoginChallengesService, type SecondStep } from './login-challenges.serv
 import { LoginThrottle } from './login-throttle.service';
 import { PasswordHasher } from './password-hasher';
 import { IssuedSession, SessionClient, SessionsService } from './sessions.service';
-import type { SecondFactorAnswer } from './second-factor-answer';
+import type { SecondFactorAnswer, SecondFactorMethod } from './second-factor-answer';
 import { SecondFactorService } from './second-factor.service';
 import { PasskeysService } from './passkeys.service';
 import type { UserPrincipal, MembershipRow } from './user-principal';
@@ -26,6 +26,7 @@ export interface MeView {
   isSuperadmin: boolean;
   memberships: Array<Required<MembershipRow>>;
   secondFactor: boolean;
+  secondFactorMethods: SecondFactorMethod[];
   csrfToken: string;
 }
 
@@ -137,7 +138,7 @@ export class AuthService {
     await this.throttle.succeeded(user.email);
   }
 
-  me(ctx: RequestContext): MeView {
+  async me(ctx: RequestContext): Promise<MeView> {
     const user = userOf(ctx);
     return {
       id: user.id,
@@ -145,6 +146,7 @@ export class AuthService {
       isSuperadmin: user.isSuperadmin,
       memberships: user.membershipList(),
       secondFactor: user.hasSecondFactor,
+      secondFactorMethods: user.hasSecondFactor ? await this.factors.methodsOf(user.id) : [],
       csrfToken: this.sessions.csrfTokenOf(user.sessionId),
     };
   }

@@ -62,12 +62,39 @@ export class AdminAreaBrowser {
     await page.goto(`${this.base}/dashboard`);
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     if (shot) await this.check(page, shot);
-    await page.getByLabel('E-mail').fill(email);
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await submitPassword(page, email, password);
     await page.getByRole('button', { name: 'Sign out' }).waitFor();
     return page;
   }
+}
+
+/** The sign-in form on `page` filled and sent: signed in, or (with a second factor) at its step. */
+export async function submitPassword(page: Page, email: string, password: string): Promise<void> {
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/**
+ * Chromium's virtual authenticator (CDP's WebAuthn domain) for `page`: a platform authenticator
+ * with discoverable credentials that verifies its user at once, so passkey ceremonies run unattended.
+ * It lives as long as the page; `credentials` lists what the page's ceremonies stored in it.
+ */
+export async function virtualAuthenticator(page: Page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+    },
+  });
+  return {
+    credentials: async () => (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials,
+  };
 }
 
 /** Waits until `control` has focus: where a keyboard or screen-reader user is, after a dialog. */

@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
 import { post, setCsrfToken } from '../api';
-import type { LoginResponse } from '../types';
+import type { LoginResponse, SecondStepResponse } from '../types';
 import { attempt, ErrorNote } from '../ui/use-load';
+import { SecondFactorStep } from './sign-in-second-factor';
 
 /**
  * The page a signed-out person sees: sign in, or ask for a reset link (contract §19). `notice`
@@ -28,7 +29,10 @@ export function SignInPage(props: { notice?: string | null; onSignedIn: () => Pr
   );
 }
 
-/** E-mail and password to `/auth/login`; also on the invitation page, for an account that exists. */
+/**
+ * E-mail and password to `/auth/login`, then the second factor when the account holds one; also on
+ * the invitation page, for an account that exists.
+ */
 export function SignInForm(props: {
   email: string;
   onEmail?: (email: string) => void;
@@ -37,13 +41,33 @@ export function SignInForm(props: {
   const [email, setEmail] = useState(props.email);
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const [challenge, setChallenge] = useState<SecondStepResponse | null>(null);
+  if (challenge) {
+    return (
+      <SecondFactorStep
+        challenge={challenge}
+        onSignedIn={props.onSignedIn}
+        onBack={() => setChallenge(null)}
+        onExpired={() => {
+          setChallenge(null);
+          setError('The sign-in expired or had too many wrong answers. Enter your password again.');
+        }}
+      />
+    );
+  }
   return (
     <form
       onSubmit={async (event) => {
         event.preventDefault();
         await attempt(async () => {
-          const session = await post<LoginResponse>('/auth/login', { email, password });
-          setCsrfToken(session.csrfToken);
+          const answer = await post<LoginResponse | SecondStepResponse>('/auth/login', { email, password });
+          if ('secondFactorRequired' in answer) {
+            // Nothing is signed in yet: the password is not needed again unless the challenge dies.
+            setPassword('');
+            setChallenge(answer);
+            return;
+          }
+          setCsrfToken(answer.csrfToken);
           await props.onSignedIn();
         }, setError);
       }}

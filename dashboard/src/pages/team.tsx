@@ -1,6 +1,7 @@
 import type { MeResponse } from '../types';
 import { TeamInvitations } from './team-invitations';
 import { TeamMembers } from './team-members';
+import { TeamPolicy } from './team-policy';
 
 /**
  * The store's own team (contract §19): who works in its admin area with which permissions, and
@@ -12,6 +13,7 @@ export function TeamPage(props: { brandId: number; me: MeResponse; onMeChanged: 
     <section aria-labelledby="team-title">
       <h1 id="team-title">Team</h1>
       <p>The people who work in this store's admin area. Invite someone by e-mail; the link works once, for 7 days.</p>
+      <TeamPolicy base={base} onChanged={props.onMeChanged} />
       <TeamMembers base={base} me={props.me} onMeChanged={props.onMeChanged} />
       <TeamInvitations base={base} />
     </section>

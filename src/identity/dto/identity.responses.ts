@@ -57,6 +57,12 @@ export class LoginResponse {
 export class MeResponse extends SessionUser {
   @ApiProperty({ type: [MembershipEntry] }) memberships: MembershipEntry[];
   @ApiProperty({ description: 'The account holds an authenticator app or a passkey' }) secondFactor: boolean;
+  @ApiProperty({
+    enum: ['totp', 'passkey', 'recovery_code'],
+    isArray: true,
+    description: 'What it holds of them (empty without a second factor), as the two-step sign-in names them',
+  })
+  secondFactorMethods: string[];
   @ApiProperty({ description: "The session's CSRF token (as login gave it), for a page opened in a new tab" })
   csrfToken: string;
 }
