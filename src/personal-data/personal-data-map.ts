@@ -104,7 +104,7 @@ export const REVIEWED_NOT_PERSONAL: Readonly<Record<string, string>> = {
   'login_challenges.token_hash': "a digest of a sign-in's challenge token",
   'totp_authenticators.secret_sealed': "a staff account's sealed authenticator secret",
   'recovery_codes.code_hash': "a digest of a staff account's recovery code",
-  'passkeys.name': "the name a staff member gave a passkey",
+  'passkeys.name': 'the name a staff member gave a passkey',
   'passkeys.public_key': "a staff passkey's public key",
   'passkeys.transports': 'WebAuthn transport names',
   'memberships.permissions': 'permission names',
