@@ -251,6 +251,19 @@ describe('a second factor: authenticator apps, recovery codes, passkeys, the two
       expect(dead.body.error).toBe('Unauthorized');
     });
 
+    it('keeps guesses at the factor counted when a password is proved within a session', async () => {
+      const { user, session } = await withAuthenticator();
+      for (let wrong = 0; wrong < 9; wrong++) await post('/auth/step-up', session, { code: '000000' }).expect(401);
+      // The right password (a change, which needs no recent sign-in) gives back only its own slot.
+      await post('/auth/password', session, {
+        currentPassword: user.password,
+        newPassword: 'another-long-phrase-9',
+      }).expect(204);
+      await post('/auth/step-up', session, { code: '000000' }).expect(401);
+      const locked = await post('/auth/step-up', session, { code: '000000' }).expect(429);
+      expect(locked.body.error).toBe('Too many login attempts');
+    });
+
     it('counts both steps in the login throttle: a known password buys no unlimited guesses', async () => {
       const { user } = await withAuthenticator();
       let answered429 = false;
@@ -416,6 +429,78 @@ describe('a second factor: authenticator apps, recovery codes, passkeys, the two
       expect(last.lastUsedAt).toEqual(expect.any(String));
     });
 
+    it('ends the recovery codes with the last factor, so a new factor does not bring them back', async () => {
+      const user = await fx.user();
+      const session = await passwordSession(user.email, user.password);
+      const first = (await register(session, new SoftAuthenticator(PUBLIC_URL))).body as { id: number };
+      const { recoveryCodes } = (await post('/auth/second-factor/recovery-codes', session).expect(200)).body;
+      await request(t.http).delete(`/auth/passkeys/${first.id}`).set(bearer(session)).expect(204);
+      expect(await sql(`SELECT 1 FROM recovery_codes WHERE user_id = $1`, [user.id])).toEqual([]);
+      expect(await activityTypes(session)).toEqual(
+        expect.arrayContaining(['second_factor_enabled', 'second_factor_disabled']),
+      );
+
+      const authenticator = new SoftAuthenticator(PUBLIC_URL);
+      expect((await register(session, authenticator)).status).toBe(201);
+      const step = await signIn(user.email, user.password);
+      expect(step.methods).toEqual(['passkey']);
+      await post('/auth/login/second-factor', null, {
+        challengeToken: step.challengeToken,
+        recoveryCode: recoveryCodes[0],
+      }).expect(401);
+    });
+
+    it('keeps only the transports WebAuthn knows, whatever the client lists', async () => {
+      const user = await fx.user();
+      const session = await passwordSession(user.email, user.password);
+      for (const transports of ['usb', { usb: true }, [1, null, 'usb', 'usb', 'x'.repeat(5000)]]) {
+        const options = (await post('/auth/passkeys/options', session).expect(200)).body;
+        const credential = new SoftAuthenticator(PUBLIC_URL).create(options);
+        const hostile = { ...credential, response: { ...credential.response, transports } };
+        await post('/auth/passkeys', session, { name: 'Odd', credential: hostile }).expect(201);
+      }
+      const stored = await sql<{ transports: string[] }>(
+        `SELECT transports FROM passkeys WHERE user_id = $1 ORDER BY id`,
+        [user.id],
+      );
+      expect(stored.map((row) => row.transports)).toEqual([[], [], ['usb']]);
+    });
+
+    it('refuses a malformed credential or assertion with a 400 or a 401, never more', async () => {
+      const user = await fx.user();
+      const session = await passwordSession(user.email, user.password);
+      const authenticator = new SoftAuthenticator(PUBLIC_URL);
+      const options = (await post('/auth/passkeys/options', session).expect(200)).body;
+      const good = authenticator.create(options);
+      for (const credential of [
+        {},
+        { id: 1, response: 'x' },
+        { ...good, response: { ...good.response, attestationObject: 'AAAA' } },
+        { ...good, response: { ...good.response, clientDataJSON: '%%%' } },
+      ]) {
+        await post('/auth/passkeys/options', session).expect(200);
+        const response = await post('/auth/passkeys', session, { name: 'Bad', credential });
+        expect([response.status, response.body.error]).toEqual([400, 'The passkey could not be verified']);
+      }
+      await post('/auth/passkeys/options', session).expect(200);
+      expect((await post('/auth/passkeys', session, { name: 'Good', credential: good })).status).toBe(400);
+      const fresh = (await post('/auth/passkeys/options', session).expect(200)).body;
+      await post('/auth/passkeys', session, { name: 'Good', credential: authenticator.create(fresh) }).expect(201);
+
+      const step = await signIn(user.email, user.password);
+      const request_ = (await post('/auth/login/passkey-options', null, { challengeToken: step.challengeToken })).body;
+      const assertion = authenticator.get(request_);
+      for (const passkey of [
+        {},
+        { id: assertion.id },
+        { ...assertion, response: { ...assertion.response, signature: 'AAAA' } },
+        { ...assertion, response: 'x' },
+      ]) {
+        const answer = await post('/auth/login/second-factor', null, { challengeToken: step.challengeToken, passkey });
+        expect([answer.status, answer.body.error]).toEqual([401, 'Invalid code']);
+      }
+    });
+
     it('answers passkey options only for an account holding one', async () => {
       const { user, key, confirmedAt } = await withAuthenticator();
       const step = await signIn(user.email, user.password);
@@ -548,6 +633,7 @@ describe('a second factor: authenticator apps, recovery codes, passkeys, the two
         challengeToken: step.challengeToken,
         recoveryCode: recoveryCodes[1],
       }).expect(200);
+      await post('/auth/step-up', session, { code }).expect(204);
       const all = JSON.stringify(
         (await request(t.http).get('/auth/activity?limit=100').set(bearer(session)).expect(200)).body,
       );

@@ -129,13 +129,13 @@ export class AuthService {
 
   /** The account's password, counted by the login throttle; 403 Wrong password when it is not. */
   async verifyPassword(ctx: RequestContext, user: UserPrincipal, password: string): Promise<void> {
-    await this.throttle.reserve(user.email);
+    const slot = await this.throttle.reserve(user.email);
     const account = await this.users.findForLogin(user.email);
     if (!account || !(await this.hasher.verify(account.passwordHash, password))) {
       await this.journal.record(ctx, accountEvent('user_sign_in_failed', user.id, { by: 'password_check' }));
       throw AppError.forbidden(ErrorText.wrongPassword);
     }
-    await this.throttle.succeeded(user.email);
+    await this.throttle.release(slot);
   }
 
   async me(ctx: RequestContext): Promise<MeView> {

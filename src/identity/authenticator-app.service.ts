@@ -47,7 +47,7 @@ export class AuthenticatorAppService {
     if (step === null) throw AppError.badRequest([ErrorText.invalidCode]);
     const minted = mintRecoveryCodes();
     const confirmed = await this.transactions.run(async (tx) => {
-      if (!(await this.apps.useStep(tx, user.id, step, true))) return false;
+      if (!(await this.apps.confirm(tx, user.id, step, app.secret_sealed))) return false;
       await this.codes.replace(
         tx,
         user.id,
@@ -91,7 +91,7 @@ export class AuthenticatorAppService {
     const app = await this.apps.find(userId);
     if (!app?.confirmed) return false;
     const step = stepOfCode(this.box.open(app.secret_sealed), code);
-    return step !== null && (await this.apps.useStep(null, userId, step, false));
+    return step !== null && (await this.apps.useStep(userId, step, app.secret_sealed));
   }
 
   async useRecoveryCode(userId: number, typed: string): Promise<boolean> {

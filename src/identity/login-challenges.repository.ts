@@ -41,14 +41,27 @@ export class LoginChallengesRepository {
     await this.db.query('UPDATE login_challenges SET passkey_challenge = $2 WHERE token_hash = $1', [hash, challenge]);
   }
 
+  /**
+   * Takes one of the challenge's five answers before the answer is checked, and the passkey
+   * challenge with it (each answers once): parallel answers cannot get past the count, and a
+   * wrong one needs nothing more. Null when the challenge is dead.
+   */
+  async takeAnswer(hash: Buffer): Promise<LiveChallenge | null> {
+    const rows = await changedRows<LiveChallenge>(
+      this.db.manager,
+      `UPDATE login_challenges c SET failures = c.failures + 1, passkey_challenge = NULL
+         FROM (SELECT token_hash, passkey_challenge FROM login_challenges WHERE token_hash = $1 FOR UPDATE) before
+        WHERE c.token_hash = before.token_hash
+          AND c.ended_at IS NULL AND c.expires_at > now() AND c.failures < $2
+       RETURNING c.user_id, before.passkey_challenge`,
+      [hash, LOGIN_CHALLENGE_ANSWERS],
+    );
+    return rows[0] ?? null;
+  }
+
   /** A new password ends the second steps the old one opened, as it ends the sessions. */
   async endAllOf(tx: Tx, userId: number): Promise<void> {
     await tx.query('UPDATE login_challenges SET ended_at = now() WHERE user_id = $1 AND ended_at IS NULL', [userId]);
-  }
-
-  /** A wrong answer: counted; the fifth ends the challenge. */
-  async countFailure(hash: Buffer): Promise<void> {
-    await this.db.query('UPDATE login_challenges SET failures = failures + 1 WHERE token_hash = $1', [hash]);
   }
 
   /** The right answer ends it; false when another request ended it first (one sign-in a challenge). */
@@ -56,9 +69,9 @@ export class LoginChallengesRepository {
     const rows = await changedRows(
       this.db.manager,
       `UPDATE login_challenges SET ended_at = now()
-        WHERE token_hash = $1 AND ended_at IS NULL AND expires_at > now() AND failures < $2
+        WHERE token_hash = $1 AND ended_at IS NULL AND expires_at > now()
        RETURNING user_id`,
-      [hash, LOGIN_CHALLENGE_ANSWERS],
+      [hash],
     );
     return rows.length > 0;
   }

@@ -64,15 +64,19 @@ export class LoginChallengesService {
 
   /** The account the right answer proves; 401 `Invalid code` for a wrong one, `Unauthorized` for a dead challenge. */
   async answer(ctx: RequestContext, challengeToken: string, answer: SecondFactorAnswer): Promise<UserEntity> {
-    const { hash, userId, passkeyChallenge } = await this.live(challengeToken);
-    const user = await this.users.findActive(userId);
-    if (!user) throw AppError.unauthorized();
+    const hash = accountTokenHash('loginChallenge', challengeToken);
+    const live = hash && (await this.challenges.findLive(hash));
+    const user = live && (await this.users.findActive(live.user_id));
+    if (!hash || !user) throw AppError.unauthorized();
+    // The login throttle first, so a locked e-mail spends none of the challenge's answers.
     await this.throttle.reserve(user.email);
-    if (!(await this.factors.proves(ctx, user.id, answer, passkeyChallenge))) {
-      await this.challenges.countFailure(hash);
+    const taken = await this.challenges.takeAnswer(hash);
+    if (!taken) throw AppError.unauthorized();
+    if (!(await this.factors.proves(ctx, user.id, answer, taken.passkey_challenge))) {
       await this.journal.record(ctx, accountEvent('user_sign_in_failed', user.id, { by: 'second_factor' }));
       throw AppError.unauthorized(ErrorText.invalidCode);
     }
+    // A right answer raced by another right one (or a new password) may lose here; its factor is spent.
     if (!(await this.challenges.end(hash))) throw AppError.unauthorized();
     await this.throttle.succeeded(user.email);
     return user;
@@ -82,6 +86,6 @@ export class LoginChallengesService {
     const hash = accountTokenHash('loginChallenge', challengeToken);
     const challenge = hash && (await this.challenges.findLive(hash));
     if (!hash || !challenge) throw AppError.unauthorized();
-    return { hash, userId: challenge.user_id, passkeyChallenge: challenge.passkey_challenge };
+    return { hash, userId: challenge.user_id };
   }
 }

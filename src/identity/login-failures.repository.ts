@@ -41,6 +41,10 @@ export class LoginFailuresRepository {
     return rows[0].id;
   }
 
+  async deleteOne(id: string): Promise<void> {
+    await this.db.query('DELETE FROM login_failures WHERE id = $1', [id]);
+  }
+
   async deleteAllOf(email: string): Promise<void> {
     await this.db.query('DELETE FROM login_failures WHERE email = $1', [email]);
   }

@@ -41,7 +41,16 @@ export class LoginThrottle {
     });
   }
 
-  /** A correct password clears the e-mail's failures, including the slot just taken. */
+  /**
+   * A right password checked within a session (a step-up, a password change) gives back only the
+   * slot it took: the e-mail's other failures may be guesses at its second factor, which a
+   * password does not answer.
+   */
+  async release(slotId: string): Promise<void> {
+    await this.failures.deleteOne(slotId);
+  }
+
+  /** A sign-in completed (the password, and the second factor if held) clears the e-mail's failures. */
   async succeeded(email: string): Promise<void> {
     await this.failures.deleteAllOf(email);
   }

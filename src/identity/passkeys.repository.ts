@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { changedRows } from '../database/returning';
+import type { Tx } from '../database/transactions';
 
 export interface PasskeyRow {
   id: number;
@@ -38,16 +39,19 @@ export class PasskeysRepository {
   }
 
   /** Null when the credential is registered already (to this account or another). */
-  async insert(passkey: {
-    userId: number;
-    name: string;
-    credentialId: string;
-    publicKey: Buffer;
-    counter: number;
-    transports: string[];
-  }): Promise<PasskeyRow | null> {
+  async insert(
+    tx: Tx,
+    passkey: {
+      userId: number;
+      name: string;
+      credentialId: string;
+      publicKey: Buffer;
+      counter: number;
+      transports: string[];
+    },
+  ): Promise<PasskeyRow | null> {
     const rows = await changedRows<PasskeyRow>(
-      this.db.manager,
+      tx,
       `INSERT INTO passkeys (user_id, name, credential_id, public_key, counter, transports)
        VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (credential_id) DO NOTHING
        RETURNING id, name, created_at, last_used_at`,
@@ -59,7 +63,8 @@ export class PasskeysRepository {
   /**
    * Takes the signature counter an assertion carried. WebAuthn's rule (a counter only grows,
    * unless the authenticator keeps none: both zero) is checked here as well as by the library, so
-   * two uses of one assertion at once cannot both pass.
+   * two assertions of one counting authenticator racing cannot both pass. An authenticator that
+   * keeps no counter (synced passkeys) is held to once by its challenge, taken by its answer.
    */
   async noteUse(id: number, counter: number): Promise<boolean> {
     const rows = await changedRows(
@@ -71,12 +76,11 @@ export class PasskeysRepository {
     return rows.length > 0;
   }
 
-  async remove(userId: number, id: number): Promise<boolean> {
-    const rows = await changedRows(
-      this.db.manager,
-      'DELETE FROM passkeys WHERE user_id = $1 AND id = $2 RETURNING id',
-      [userId, id],
-    );
+  async remove(tx: Tx, userId: number, id: number): Promise<boolean> {
+    const rows = await changedRows(tx, 'DELETE FROM passkeys WHERE user_id = $1 AND id = $2 RETURNING id', [
+      userId,
+      id,
+    ]);
     return rows.length > 0;
   }
 

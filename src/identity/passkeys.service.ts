@@ -15,10 +15,22 @@ import { ErrorText } from '../common/errors/error-texts';
 import { SecurityJournal } from '../security-journal/security-journal.service';
 import { accountEvent, userOf } from './account-event';
 import { PasskeysRepository, type PasskeyRow } from './passkeys.repository';
+import { RecoveryCodesRepository } from './recovery-codes.repository';
 import { RelyingParty } from './relying-party';
+import { SecondFactorsRepository } from './second-factors.repository';
+import { Transactions } from '../database/transactions';
 
 /** How long a passkey's options stay good for their answer. */
 const CEREMONY_SECONDS = 300;
+/** WebAuthn's longest credential id, 1023 bytes, in base64url. */
+const CREDENTIAL_ID_MAX = 1366;
+const TRANSPORTS = new Set(['ble', 'cable', 'hybrid', 'internal', 'nfc', 'smart-card', 'usb']);
+
+/** The transports a client listed that WebAuthn knows, each once; anything else is dropped. */
+function knownTransports(listed: unknown): string[] {
+  if (!Array.isArray(listed)) return [];
+  return [...new Set(listed.filter((entry): entry is string => TRANSPORTS.has(entry as string)))];
+}
 
 export interface PasskeyView {
   id: number;
@@ -41,6 +53,9 @@ export class PasskeysService {
     private readonly passkeys: PasskeysRepository,
     private readonly relyingParty: RelyingParty,
     private readonly journal: SecurityJournal,
+    private readonly held: SecondFactorsRepository,
+    private readonly codes: RecoveryCodesRepository,
+    private readonly transactions: Transactions,
   ) {}
 
   async registrationOptions(ctx: RequestContext): Promise<PublicKeyCredentialCreationOptionsJSON> {
@@ -76,16 +91,25 @@ export class PasskeysService {
     }).catch((error: Error) => this.refused('registration', error));
     if (!verified?.verified) throw AppError.badRequest([ErrorText.passkeyNotVerified]);
     const { credential: made } = verified.registrationInfo;
-    const row = await this.passkeys.insert({
-      userId: user.id,
-      name,
-      credentialId: made.id,
-      publicKey: Buffer.from(made.publicKey),
-      counter: made.counter,
-      transports: made.transports ?? [],
+    // The library checks the signature, not what the client lists beside it: bound both here.
+    if (made.id.length > CREDENTIAL_ID_MAX) throw AppError.badRequest([ErrorText.passkeyNotVerified]);
+    const row = await this.transactions.run(async (tx) => {
+      const before = await this.held.methodsOf(user.id, tx);
+      const added = await this.passkeys.insert(tx, {
+        userId: user.id,
+        name,
+        credentialId: made.id,
+        publicKey: Buffer.from(made.publicKey),
+        counter: made.counter,
+        transports: knownTransports(made.transports),
+      });
+      if (!added) throw AppError.conflict(ErrorText.passkeyRegistered);
+      await this.journal.recordWith(tx, ctx, accountEvent('passkey_added', user.id, { passkeyId: added.id, name }));
+      if (!before.totp && !before.passkey) {
+        await this.journal.recordWith(tx, ctx, accountEvent('second_factor_enabled', user.id, { method: 'passkey' }));
+      }
+      return added;
     });
-    if (!row) throw AppError.conflict(ErrorText.passkeyRegistered);
-    await this.journal.record(ctx, accountEvent('passkey_added', user.id, { passkeyId: row.id, name }));
     return viewOf(row);
   }
 
@@ -93,10 +117,21 @@ export class PasskeysService {
     return (await this.passkeys.listOf(userOf(ctx).id)).map(viewOf);
   }
 
+  /**
+   * The last factor gone, the recovery codes go too: kept, they would work again, unseen, the
+   * day a new factor is added.
+   */
   async remove(ctx: RequestContext, passkeyId: number): Promise<void> {
     const user = userOf(ctx);
-    if (!(await this.passkeys.remove(user.id, passkeyId))) throw AppError.notFound();
-    await this.journal.record(ctx, accountEvent('passkey_removed', user.id, { passkeyId }));
+    await this.transactions.run(async (tx) => {
+      if (!(await this.passkeys.remove(tx, user.id, passkeyId))) throw AppError.notFound();
+      await this.journal.recordWith(tx, ctx, accountEvent('passkey_removed', user.id, { passkeyId }));
+      const left = await this.held.methodsOf(user.id, tx);
+      if (!left.totp && !left.passkey) {
+        await this.codes.removeAll(tx, user.id);
+        await this.journal.recordWith(tx, ctx, accountEvent('second_factor_disabled', user.id, { method: 'passkey' }));
+      }
+    });
   }
 
   /** Request options listing the account's passkeys; null when it holds none. */
@@ -147,11 +182,11 @@ export class PasskeysService {
   }
 
   /**
-   * A malformed or forged answer: the caller is refused, and the library's reason logged without
-   * the values it quotes (a challenge, an origin sent by the caller).
+   * A malformed or forged answer: the caller is refused. The library's message is not logged: it
+   * quotes what the caller sent and the challenge expected.
    */
   private refused(ceremony: string, error: Error): null {
-    this.logger.log(`passkey ${ceremony} refused: ${error.message.replace(/"[^"]*"/g, '"…"')}`);
+    this.logger.debug(`passkey ${ceremony} refused (${error.name})`);
     return null;
   }
 }

@@ -29,12 +29,4 @@ export class RecoveryCodesRepository {
     );
     return rows.length > 0;
   }
-
-  async unusedCount(userId: number): Promise<number> {
-    const rows: Array<{ n: number }> = await this.db.query(
-      'SELECT count(*)::int AS n FROM recovery_codes WHERE user_id = $1 AND used_at IS NULL',
-      [userId],
-    );
-    return rows[0].n;
-  }
 }

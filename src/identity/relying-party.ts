@@ -15,5 +15,10 @@ export class RelyingParty {
       PORT: config.get('PORT', { infer: true }),
       WEBAUTHN_RP_ID: config.get('WEBAUTHN_RP_ID', { infer: true }),
     }));
+    // Browsers refuse every ceremony of an id that is not the origin's host or a suffix of it: say so at start.
+    const host = new URL(this.origin).hostname;
+    if (host !== this.id && !host.endsWith(`.${this.id}`)) {
+      throw new Error(`WEBAUTHN_RP_ID ${this.id} must be PUBLIC_URL's host (${host}) or a suffix of it`);
+    }
   }
 }

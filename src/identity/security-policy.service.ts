@@ -9,7 +9,7 @@ import type { UserPrincipal } from './user-principal';
 
 /**
  * A brand's security policy (contract §19). Turning the second factor on asks one of the person
- * doing it, so an administrator cannot lock the brand's team, themselves included, out by a click.
+ * doing it, so an administrator cannot lock themselves out of the brand by a click.
  */
 @Injectable()
 export class SecurityPolicyService {

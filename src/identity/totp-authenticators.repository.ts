@@ -39,17 +39,28 @@ export class TotpAuthenticatorsRepository {
   }
 
   /**
-   * Takes the code's time step if it is later than the last one taken (a code works once), and
-   * confirms the authenticator when `confirm` is set; false when the step was already used.
+   * Takes the code's time step if it is later than the last one taken (a code works once) on
+   * the secret that proved it; false when the step was used, or the secret replaced meanwhile.
    */
-  async useStep(tx: Tx | null, userId: number, step: number, confirm: boolean): Promise<boolean> {
+  async useStep(userId: number, step: number, proved: Buffer): Promise<boolean> {
     const rows = await changedRows(
-      tx ?? this.db.manager,
-      `UPDATE totp_authenticators
-          SET last_used_step = $2, confirmed_at = CASE WHEN $3 THEN now() ELSE confirmed_at END
-        WHERE user_id = $1 AND last_used_step < $2 AND (confirmed_at IS NULL) = $3
+      this.db.manager,
+      `UPDATE totp_authenticators SET last_used_step = $2
+        WHERE user_id = $1 AND last_used_step < $2 AND secret_sealed = $3 AND confirmed_at IS NOT NULL
        RETURNING user_id`,
-      [userId, step, confirm],
+      [userId, step, proved],
+    );
+    return rows.length > 0;
+  }
+
+  /** Confirms the unconfirmed secret that proved the code, taking its step; false when it was replaced. */
+  async confirm(tx: Tx, userId: number, step: number, proved: Buffer): Promise<boolean> {
+    const rows = await changedRows(
+      tx,
+      `UPDATE totp_authenticators SET last_used_step = $2, confirmed_at = now()
+        WHERE user_id = $1 AND last_used_step < $2 AND secret_sealed = $3 AND confirmed_at IS NULL
+       RETURNING user_id`,
+      [userId, step, proved],
     );
     return rows.length > 0;
   }

@@ -24,4 +24,17 @@ describe('UserPrincipal', () => {
     expect(admin.permissionsIn(99)).toBe(ALL_BRAND_PERMISSIONS);
     expect(admin.defaultBrandId()).toBeNull();
   });
+
+  it("lacks a second factor only where a brand's policy asks for one it does not hold", () => {
+    const rows = [
+      { brandId: 3, permissions: ['orders.read' as const], secondFactorRequired: true },
+      { brandId: 4, permissions: ['orders.read' as const], secondFactorRequired: false },
+    ];
+    const without = new UserPrincipal(1, 'a@x', false, 's', rows, new Date(), false);
+    expect([3, 4, 5].map((brandId) => without.lacksSecondFactorFor(brandId))).toEqual([true, false, false]);
+    expect(new UserPrincipal(1, 'a@x', false, 's', rows, new Date(), true).lacksSecondFactorFor(3)).toBe(false);
+    // A superadministrator who is a member is held to the brand's policy; elsewhere not.
+    const admin = new UserPrincipal(1, 'a@x', true, 's', rows, new Date(), false);
+    expect([admin.lacksSecondFactorFor(3), admin.lacksSecondFactorFor(5)]).toEqual([true, false]);
+  });
 });

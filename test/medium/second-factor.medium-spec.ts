@@ -107,10 +107,38 @@ describe('the second factor, at once', () => {
     expect(outcomes.sort()).toEqual(['401 Unauthorized', 'done']);
   });
 
+  it('takes no more than five wrong answers of a challenge, though eight arrive together', async () => {
+    const { email, key, confirmedAt } = await enrolled();
+    const auth = suite.get(AuthService);
+    const step = await auth.login(request(null, '/auth/login'), email, PASSWORD, CLIENT);
+    if (!('challengeToken' in step)) throw new Error('expected a second step');
+    const outcomes = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        outcomeOf(
+          auth.completeSecondStep(
+            request(null, '/auth/login/second-factor'),
+            step.challengeToken,
+            { kind: 'recoveryCode', recoveryCode: 'aaaa-bbbb-cccc-dddd' },
+            CLIENT,
+          ),
+        ),
+      ),
+    );
+    expect(outcomes.filter((outcome) => outcome === '401 Invalid code')).toHaveLength(5);
+    expect(outcomes.filter((outcome) => outcome === '401 Unauthorized')).toHaveLength(3);
+    const right = auth.completeSecondStep(
+      request(null, '/auth/login/second-factor'),
+      step.challengeToken,
+      { kind: 'code', code: totpCode(key, confirmedAt + 30_000) },
+      CLIENT,
+    );
+    expect(await outcomeOf(right)).toBe('401 Unauthorized');
+  });
+
   it("moves a passkey's counter on once for one assertion, and never back", async () => {
     const { user } = await enrolled();
     const passkeys = suite.get(PasskeysRepository);
-    const row = await passkeys.insert({
+    const row = await passkeys.insert(suite.dataSource.manager, {
       userId: user.id,
       name: 'Key',
       credentialId: `credential-${user.id}`,

@@ -6,9 +6,11 @@ import type { Principal } from '../context/principal';
 import { ConfigService } from '@nestjs/config';
 import type { Environment } from '../../config/environment';
 import {
+  AccountRoutes,
   PermissionsCheckedByService,
   RequirePermission,
   RequireRecentAuthentication,
+  RequireSession,
 } from '../decorators/require-permission.decorator';
 import { AppError } from '../errors/app-error';
 import { PermissionGuard } from './permission.guard';
@@ -20,6 +22,12 @@ class Routes {
   @RequirePermission('settings.manage')
   @RequireRecentAuthentication()
   issueKey(this: void): void {}
+}
+
+@AccountRoutes()
+class OwnAccount {
+  @RequireSession()
+  me(this: void): void {}
 }
 
 const RECENT_SECONDS = 600;
@@ -44,12 +52,17 @@ const personProvedAt = (secondsAgo: number, ...permissions: BrandPermission[]): 
   authenticatedAt: new Date(Date.now() - secondsAgo * 1000),
 });
 
-function outcome(principal: Principal, brandId: number | null, route: 'read' | 'issueKey' = 'read'): boolean | string {
+function outcome(
+  principal: Principal,
+  brandId: number | null,
+  route: 'read' | 'issueKey' | 'me' = 'read',
+): boolean | string {
   const request = { headers: {}, method: 'GET', url: '/events' };
   Object.assign(contextOf(request as never), { principal, brandId });
+  const [cls, handler] = route === 'me' ? [OwnAccount, OwnAccount.prototype.me] : [Routes, Routes.prototype[route]];
   try {
     return new PermissionGuard(new Reflector(), config).canActivate(
-      new ExecutionContextHost([request, {}, undefined], Routes, Routes.prototype[route]),
+      new ExecutionContextHost([request, {}, undefined], cls, handler),
     );
   } catch (error) {
     return error instanceof AppError ? `${error.status} ${error.message}` : 'thrown';
@@ -87,5 +100,27 @@ describe('RequireRecentAuthentication', () => {
 
   it('is not a rule for keys', () => {
     expect(outcome(keyHolding('settings.manage'), 3, 'issueKey')).toBe(true);
+  });
+});
+
+describe("a brand's second-factor policy", () => {
+  // A member of brand 3, whose policy requires a second factor the session lacks, and of brand 4.
+  const blocked: Principal = {
+    ...personProvedAt(0, 'orders.read', 'settings.manage'),
+    lacksSecondFactorFor: (brandId) => brandId === 3,
+  };
+
+  it('refuses the session in that brand, before the permission', () => {
+    expect(outcome(blocked, 3)).toBe('403 Forbidden: second factor required');
+    expect(outcome(blocked, 3, 'issueKey')).toBe('403 Forbidden: second factor required');
+  });
+
+  it('lets it act in another brand, and on its own account', () => {
+    expect(outcome(blocked, 4)).toBe(true);
+    expect(outcome(blocked, 3, 'me')).toBe(true);
+  });
+
+  it('never refuses a key', () => {
+    expect(outcome(keyHolding('orders.read'), 3)).toBe(true);
   });
 });

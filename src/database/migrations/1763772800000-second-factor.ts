@@ -63,7 +63,7 @@ export class SecondFactor1763772800000 implements MigrationInterface {
          "ended_at" TIMESTAMP WITH TIME ZONE,
          CONSTRAINT "PK_login_challenges" PRIMARY KEY ("token_hash"))`,
     );
-    await q.query(`CREATE INDEX "ix_login_challenges_expires" ON "login_challenges" ("expires_at")`);
+    await q.query(`CREATE INDEX "ix_login_challenges_user" ON "login_challenges" ("user_id")`);
     await q.query(
       `ALTER TABLE "login_challenges" ADD CONSTRAINT "login_challenges_user_id_fkey" FOREIGN KEY ("user_id") REFERENCES "users"("id") ON DELETE CASCADE ON UPDATE NO ACTION`,
     );

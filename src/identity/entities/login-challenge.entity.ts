@@ -7,7 +7,7 @@ import { UserEntity } from './user.entity';
  * challenge its request options carried.
  */
 @Entity('login_challenges')
-@Index('ix_login_challenges_expires', ['expiresAt'])
+@Index('ix_login_challenges_user', ['userId'])
 export class LoginChallengeEntity {
   @PrimaryColumn({ name: 'token_hash', type: 'bytea' })
   tokenHash: Buffer;
