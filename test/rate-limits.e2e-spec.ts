@@ -1,4 +1,5 @@
-import request from 'supertest';
+import { parseList } from 'structured-headers';
+import request, { type Response } from 'supertest';
 import { Fixtures, issueKey, journal, siteWithKey, type IssuedKey } from './support/fixtures';
 import { closeSuite, openSuite } from './support/suite';
 import { type TestDatabase } from './support/test-database';
@@ -39,6 +40,48 @@ describe('rate limits per key', () => {
     await request(t.http).get('/orders/admin/all?limit=1').set(other.headers).expect(200);
     const sessions = await burst(t.http, '/auth/me', bearer(fx.admin), 15);
     expect(sessions.every((r) => r.status === 200)).toBe(true);
+  });
+
+  /** The two fields of contract §20, read as RFC 9651 lists: each policy's name and parameters. */
+  const fieldsOf = (response: Response) => {
+    const read = (name: string) =>
+      parseList(String(response.headers[name])).map(
+        ([item, params]) => ({ policy: String(item), ...Object.fromEntries(params) }) as Record<string, unknown>,
+      );
+    return { policies: read('ratelimit-policy'), limit: read('ratelimit') };
+  };
+
+  it('answers each key request with the RateLimit fields; r falls by one a request; a 429 carries them', async () => {
+    const key = await issueKey(fx, brand, { permissions: ['orders.read'] });
+    const left: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const response = await request(t.http).get('/orders/admin/all?limit=1').set(key.headers).expect(200);
+      const { policies, limit } = fieldsOf(response);
+      expect(policies).toEqual([
+        { policy: 'burst', q: 10, w: 1 },
+        { policy: 'window', q: 50, w: 10 },
+      ]);
+      expect(limit).toHaveLength(1);
+      expect(limit[0].policy).toBe('burst');
+      expect(limit[0].t).toBeGreaterThanOrEqual(1);
+      left.push(limit[0].r as number);
+    }
+    // Counted within one second's window (the fourth may fall into the next: then r starts again).
+    expect(left.slice(0, 2)).toEqual([left[0], left[0] - 1]);
+    const responses = await burst(t.http, '/orders/admin/all?limit=1', key.headers, 12);
+    const refused = responses.find((response) => response.status === 429)!;
+    expect(fieldsOf(refused).limit).toEqual([{ policy: 'burst', r: 0, t: expect.any(Number) }]);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(fieldsOf(refused).policies).toHaveLength(2);
+  });
+
+  it('answers a site key with the fields too, and a session without them', async () => {
+    const site = await siteWithKey(fx, brand);
+    const response = await request(t.http).get('/production-api/me').set(site.headers).expect(200);
+    expect(fieldsOf(response).policies.map((entry) => entry.policy)).toEqual(['burst', 'window']);
+    const session = await request(t.http).get('/auth/me').set(bearer(fx.admin)).expect(200);
+    expect(session.headers.ratelimit).toBeUndefined();
+    expect(session.headers['ratelimit-policy']).toBeUndefined();
   });
 
   it('the limit counts across routes, and comes back after the window', async () => {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import { AccessKeysModule } from '../../src/access-keys/access-keys.module';
 import { IntegrationKeysService } from '../../src/access-keys/integration-keys.service';
 import { KeyChecks } from '../../src/access-keys/key-checks';
@@ -72,6 +73,24 @@ describe('rate limits across instances', () => {
     const outcomes = (await Promise.all([burst(one, key, 6), burst(two, key, 6)])).flat();
     expect(statusesOf(outcomes)).toEqual([...Array(10).fill(200), 429, 429]);
     expect(outcomes.find((o) => o !== 'admitted')).toMatchObject({ message: ErrorText.tooManyRequests });
+  });
+
+  it('with REDIS_URL the RateLimit field counts down across instances', async () => {
+    const env = { ...LIMITS, REDIS_URL, RATE_LIMIT_KEY_PREFIX: `test-${randomBytes(4).toString('hex')}` };
+    const [one, two] = await Promise.all([open(env), open(env)]);
+    const { key } = await one.get(IntegrationKeysService).issue(ctx, { name: 'fields', permissions: ['orders.read'] });
+    const fields: string[] = [];
+    for (const instance of [one, two, one, two]) {
+      const request = mediumRequest('127.0.0.1');
+      contextOf(request).principal = await instance.get(KeyChecks).check(key, request);
+      const headers: Record<string, string> = {};
+      const response = { setHeader: (name: string, value: string) => (headers[name] = value) };
+      await instance.get(RateLimitGuard).canActivate(new ExecutionContextHost([request, response]));
+      expect(headers['RateLimit-Policy']).toBe('"burst";q=10;w=1, "window";q=50;w=10');
+      fields.push(headers.RateLimit.replace(/;t=\d+$/, ''));
+    }
+    // Four requests within one second of the burst window (its counter is Redis's, one for both).
+    expect(fields).toEqual(['"burst";r=9', '"burst";r=8', '"burst";r=7', '"burst";r=6']);
   });
 
   it("two instances refusing one key's address at once count it on one journal entry, exactly", async () => {

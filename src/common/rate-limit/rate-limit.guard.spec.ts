@@ -13,8 +13,16 @@ interface FakeRequest {
 class SomeController {}
 const handle = (): void => undefined;
 
-function contextOf(request: FakeRequest): ExecutionContext {
-  const response = { header: () => undefined };
+/** The answer's headers as a Node response (Express's, or the one under Fastify's reply) keeps them. */
+class FakeResponse {
+  readonly headers: Record<string, string> = {};
+  header = () => undefined;
+  setHeader(name: string, value: string): void {
+    this.headers[name] = value;
+  }
+}
+
+function contextOf(request: FakeRequest, response = new FakeResponse()): ExecutionContext {
   const args = [request, response];
   return {
     getArgs: () => args,
@@ -29,7 +37,7 @@ function contextOf(request: FakeRequest): ExecutionContext {
 // Listed longest first: both guards count the shortest first. A fresh object each, as the library sorts in place.
 const options = (): ThrottlerModuleOptions => ({
   throttlers: [
-    { name: 'sustained', ttl: 10_000, limit: 5 },
+    { name: 'window', ttl: 10_000, limit: 5 },
     { name: 'burst', ttl: 1000, limit: 3 },
   ],
   setHeaders: false,
@@ -59,8 +67,8 @@ describe('RateLimitGuard', () => {
     const ours = new RateLimitGuard(options(), new ThrottlerStorageService(), refusals);
     const theirs = new ThrottlerGuard(options(), new ThrottlerStorageService(), new Reflector());
     await theirs.onModuleInit();
-    // Four in one second (the burst refuses the fourth, which the sustained window then never counts),
-    // two more a second later, one past the sustained limit, another key, and a request the options skip.
+    // Four in one second (the burst refuses the fourth, which the ten-second window then never counts),
+    // two more a second later, one past the ten-second limit, another key, and a request the options skip.
     const steps: Array<FakeRequest | number> = [
       ...Array.from({ length: 4 }, () => ({ key: 'a' })),
       1000,
@@ -110,5 +118,35 @@ describe('RateLimitGuard', () => {
       );
     }
     expect(outcomes).toEqual(['admitted', 'admitted', 'admitted', 'refused']);
+  });
+
+  it('writes the RateLimit fields on every counted answer, the 429 too: the window closest to refusing', async () => {
+    jest.useFakeTimers({ now: 1_000_000 });
+    const guard = new RateLimitGuard(options(), new ThrottlerStorageService(), new RateLimitRefusals());
+    const fields: Array<[Outcome, string, string]> = [];
+    for (let i = 0; i < 4; i++) {
+      const response = new FakeResponse();
+      const outcome = await outcomeOf(() => guard.canActivate(contextOf({ key: 'c' }, response)));
+      fields.push([outcome, response.headers['RateLimit-Policy'], response.headers.RateLimit]);
+    }
+    const policy = '"burst";q=3;w=1, "window";q=5;w=10';
+    expect(fields).toEqual([
+      ['admitted', policy, '"burst";r=2;t=1'],
+      ['admitted', policy, '"burst";r=1;t=1'],
+      ['admitted', policy, '"burst";r=0;t=1'],
+      ['refused', policy, '"burst";r=0;t=1'],
+    ]);
+    // A second on, the burst is back and the ten-second window is the closer to refusing.
+    jest.advanceTimersByTime(1000);
+    const response = new FakeResponse();
+    await guard.canActivate(contextOf({ key: 'c' }, response));
+    expect(response.headers.RateLimit).toBe('"window";r=1;t=9');
+  });
+
+  it('writes nothing on a request the options skip', async () => {
+    const guard = new RateLimitGuard(options(), new ThrottlerStorageService(), new RateLimitRefusals());
+    const response = new FakeResponse();
+    await guard.canActivate(contextOf({ key: 'd', anonymous: true }, response));
+    expect(response.headers).toEqual({});
   });
 });

@@ -22,6 +22,10 @@ interface Window {
   readonly limit: number;
 }
 
+/** What the guard writes on an answer: a Node response (Express's) or one under Fastify's reply. */
+type Answer =
+  { setHeader(name: string, value: string): unknown } | { raw: { setHeader(name: string, value: string): unknown } };
+
 /**
  * Per-key limits (integration keys and site keys), after authentication so the key is known.
  * One counter per key and window across every route and, with REDIS_URL, every instance.
@@ -29,16 +33,20 @@ interface Window {
  * The windows, the tracker and the storage are the throttler module's (rate-limit.module.ts).
  * Its own ThrottlerGuard reads five route decorators per window and awaits each value on every
  * request, then awaits the tracker and the counter per window. Limits here are per key, never per
- * route (no @Throttle or @SkipThrottle), and no X-RateLimit headers are sent, so the windows are
- * counted directly: the tracker once, one counter call per window (docs/performance.md, PERF-6).
- * Counted in memory, that takes no promise at all, so Nest goes on to the next guard in the same
- * turn.
+ * route (no @Throttle or @SkipThrottle), so the windows are counted directly: the tracker once,
+ * one counter call per window (docs/performance.md, PERF-6). Counted in memory, that takes no
+ * promise at all, so Nest goes on to the next guard in the same turn.
+ *
+ * Every counted answer, a 429 too, carries contract §20's `RateLimit-Policy` (the windows, fixed
+ * at start) and `RateLimit` (the window with the fewest requests left, and when they are back:
+ * draft-ietf-httpapi-ratelimit-headers-10, written as RFC 9651 structured fields).
  */
 @Injectable()
 export class RateLimitGuard implements CanActivate {
   private readonly windows: readonly Window[];
   private readonly skipIf: (context: ExecutionContext) => boolean;
   private readonly trackerOf: NonNullable<ThrottlerModuleOptionsObject['getTracker']>;
+  private readonly policy: string;
 
   constructor(
     @InjectThrottlerOptions() options: ThrottlerModuleOptions,
@@ -57,15 +65,27 @@ export class RateLimitGuard implements CanActivate {
         return { name: name ?? 'default', ttl, limit };
       })
       .sort((a, b) => a.ttl - b.ttl);
+    this.policy = this.windows.map((w) => `"${w.name}";q=${w.limit};w=${Math.ceil(w.ttl / 1000)}`).join(', ');
   }
 
   canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     if (this.skipIf(context)) return true;
     const tracker = this.trackerOf(requestOf(context), context);
-    if (typeof tracker !== 'string') return tracker.then((known) => this.countShared(known));
-    if (!(this.storage instanceof FixedWindowStorage)) return this.countShared(tracker);
+    const answer = context.switchToHttp().getResponse<Answer | undefined>();
+    if (typeof tracker !== 'string') return tracker.then((known) => this.countShared(known, answer));
+    if (!(this.storage instanceof FixedWindowStorage)) return this.countShared(tracker, answer);
+    const fields = new LeastLeft();
     for (const window of this.windows)
-      this.admit(this.storage.count(`${tracker}:${window.name}`, window.ttl, window.limit));
+      this.admit(
+        fields.note(
+          window.name,
+          this.storage.count(`${tracker}:${window.name}`, window.ttl, window.limit),
+          window.limit,
+        ),
+        fields,
+        answer,
+      );
+    this.write(answer, fields);
     return true;
   }
 
@@ -79,17 +99,50 @@ export class RateLimitGuard implements CanActivate {
   }
 
   /** Redis: one round trip per window. */
-  private async countShared(tracker: string): Promise<boolean> {
+  private async countShared(tracker: string, answer: Answer | undefined): Promise<boolean> {
+    const fields = new LeastLeft();
     for (const { name, ttl, limit } of this.windows) {
-      this.admit(await this.storage.increment(`${tracker}:${name}`, ttl, limit, ttl, name));
+      const counted = await this.storage.increment(`${tracker}:${name}`, ttl, limit, ttl, name);
+      this.admit(fields.note(name, counted, limit), fields, answer);
     }
+    this.write(answer, fields);
     return true;
   }
 
-  // 429 when the window is full, before a longer window counts the request.
-  private admit(window: WindowCount): void {
+  // 429 when the window is full, before a longer window counts the request; the fields go with it.
+  private admit(window: WindowCount, fields: LeastLeft, answer: Answer | undefined): void {
     if (!window.isBlocked) return;
+    this.write(answer, fields);
     this.refusals.refused();
     throw AppError.tooManyRequests(ErrorText.tooManyRequests, window.timeToBlockExpire);
+  }
+
+  // A refusal counted before the guard (countBeforeRefusal) has no answer at hand.
+  private write(answer: Answer | undefined, fields: LeastLeft): void {
+    if (!answer) return;
+    const target = 'raw' in answer ? answer.raw : answer;
+    target.setHeader('RateLimit-Policy', this.policy);
+    target.setHeader('RateLimit', fields.value());
+  }
+}
+
+/** The window closest to refusing, as the counts come in: the fewest requests left (the shorter on a tie). */
+class LeastLeft {
+  private name = '';
+  private left = Infinity;
+  private resetSeconds = 0;
+
+  note(name: string, counted: WindowCount, limit: number): WindowCount {
+    const left = Math.max(0, limit - counted.totalHits);
+    if (left < this.left) {
+      this.name = name;
+      this.left = left;
+      this.resetSeconds = Math.max(counted.timeToExpire, counted.timeToBlockExpire);
+    }
+    return counted;
+  }
+
+  value(): string {
+    return `"${this.name}";r=${this.left};t=${this.resetSeconds}`;
   }
 }

@@ -27,10 +27,10 @@ const LIMITED_KINDS = new Set(['integration_key', 'site_key']);
         return {
           throttlers: [
             { name: 'burst', ttl: 1000, limit: config.get('RATE_LIMIT_BURST', { infer: true }) },
-            { name: 'sustained', ttl: 10_000, limit: perSecond * 10 },
+            { name: 'window', ttl: 10_000, limit: perSecond * 10 },
           ],
-          // A refusal says when to retry (Retry-After, contract); six X-RateLimit-* headers on every
-          // answer would cost each request more than the counting does.
+          // The guard writes contract §20's two structured fields itself; the library's six
+          // X-RateLimit-* headers a window are not sent.
           setHeaders: false,
           storage: redisUrl
             ? new ThrottlerStorageRedisService(redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false })
