@@ -45,9 +45,10 @@ describe('rate limits per key', () => {
   /** The two fields of contract §20, read as RFC 9651 lists: each policy's name and parameters. */
   const fieldsOf = (response: Response) => {
     const read = (name: string) =>
-      parseList(String(response.headers[name])).map(
-        ([item, params]) => ({ policy: String(item), ...Object.fromEntries(params) }) as Record<string, unknown>,
-      );
+      parseList(String(response.headers[name])).map(([item, params]): Record<string, unknown> => ({
+        policy: String(item),
+        ...Object.fromEntries(params),
+      }));
     return { policies: read('ratelimit-policy'), limit: read('ratelimit') };
   };
 
