@@ -20,11 +20,17 @@ interface Window {
   readonly name: string;
   readonly ttl: number;
   readonly limit: number;
+  /** The start of its `RateLimit` field, made once. */
+  readonly field: string;
 }
 
-/** What the guard writes on an answer: a Node response (Express's) or one under Fastify's reply. */
+/**
+ * What the guard writes on an answer: Fastify's reply, whose own header list it serializes at
+ * once (a header set on its Node response beneath is merged at writeHead, at a cost measured on
+ * every key request), or Express's Node response.
+ */
 type Answer =
-  { setHeader(name: string, value: string): unknown } | { raw: { setHeader(name: string, value: string): unknown } };
+  { raw: object; header(name: string, value: string): unknown } | { setHeader(name: string, value: string): unknown };
 
 /**
  * Per-key limits (integration keys and site keys), after authentication so the key is known.
@@ -62,7 +68,7 @@ export class RateLimitGuard implements CanActivate {
       .map(({ name, ttl, limit }: ThrottlerOptions) => {
         if (typeof ttl !== 'number' || typeof limit !== 'number')
           throw new Error('rate-limit windows are fixed numbers');
-        return { name: name ?? 'default', ttl, limit };
+        return { name: name ?? 'default', ttl, limit, field: `"${name ?? 'default'}";r=` };
       })
       .sort((a, b) => a.ttl - b.ttl);
     this.policy = this.windows.map((w) => `"${w.name}";q=${w.limit};w=${Math.ceil(w.ttl / 1000)}`).join(', ');
@@ -74,18 +80,15 @@ export class RateLimitGuard implements CanActivate {
     const answer = context.switchToHttp().getResponse<Answer | undefined>();
     if (typeof tracker !== 'string') return tracker.then((known) => this.countShared(known, answer));
     if (!(this.storage instanceof FixedWindowStorage)) return this.countShared(tracker, answer);
-    const fields = new LeastLeft();
-    for (const window of this.windows)
-      this.admit(
-        fields.note(
-          window.name,
-          this.storage.count(`${tracker}:${window.name}`, window.ttl, window.limit),
-          window.limit,
-        ),
-        fields,
-        answer,
-      );
-    this.write(answer, fields);
+    let closest = '';
+    let least = Infinity;
+    for (const window of this.windows) {
+      const counted = this.storage.count(`${tracker}:${window.name}`, window.ttl, window.limit);
+      const left = window.limit - counted.totalHits;
+      if (left < least) [least, closest] = [left, fieldOf(window, left, counted)];
+      if (counted.isBlocked) this.refuse(answer, closest, counted);
+    }
+    this.write(answer, closest);
     return true;
   }
 
@@ -100,49 +103,46 @@ export class RateLimitGuard implements CanActivate {
 
   /** Redis: one round trip per window. */
   private async countShared(tracker: string, answer: Answer | undefined): Promise<boolean> {
-    const fields = new LeastLeft();
-    for (const { name, ttl, limit } of this.windows) {
-      const counted = await this.storage.increment(`${tracker}:${name}`, ttl, limit, ttl, name);
-      this.admit(fields.note(name, counted, limit), fields, answer);
+    let closest = '';
+    let least = Infinity;
+    for (const window of this.windows) {
+      const counted = await this.storage.increment(
+        `${tracker}:${window.name}`,
+        window.ttl,
+        window.limit,
+        window.ttl,
+        window.name,
+      );
+      const left = window.limit - counted.totalHits;
+      if (left < least) [least, closest] = [left, fieldOf(window, left, counted)];
+      if (counted.isBlocked) this.refuse(answer, closest, counted);
     }
-    this.write(answer, fields);
+    this.write(answer, closest);
     return true;
   }
 
   // 429 when the window is full, before a longer window counts the request; the fields go with it.
-  private admit(window: WindowCount, fields: LeastLeft, answer: Answer | undefined): void {
-    if (!window.isBlocked) return;
-    this.write(answer, fields);
+  private refuse(answer: Answer | undefined, closest: string, window: WindowCount): never {
+    this.write(answer, closest);
     this.refusals.refused();
     throw AppError.tooManyRequests(ErrorText.tooManyRequests, window.timeToBlockExpire);
   }
 
   // A refusal counted before the guard (countBeforeRefusal) has no answer at hand.
-  private write(answer: Answer | undefined, fields: LeastLeft): void {
+  private write(answer: Answer | undefined, closest: string): void {
     if (!answer) return;
-    const target = 'raw' in answer ? answer.raw : answer;
-    target.setHeader('RateLimit-Policy', this.policy);
-    target.setHeader('RateLimit', fields.value());
+    if ('raw' in answer) {
+      answer.header('RateLimit-Policy', this.policy);
+      answer.header('RateLimit', closest);
+    } else {
+      answer.setHeader('RateLimit-Policy', this.policy);
+      answer.setHeader('RateLimit', closest);
+    }
   }
 }
 
-/** The window closest to refusing, as the counts come in: the fewest requests left (the shorter on a tie). */
-class LeastLeft {
-  private name = '';
-  private left = Infinity;
-  private resetSeconds = 0;
-
-  note(name: string, counted: WindowCount, limit: number): WindowCount {
-    const left = Math.max(0, limit - counted.totalHits);
-    if (left < this.left) {
-      this.name = name;
-      this.left = left;
-      this.resetSeconds = Math.max(counted.timeToExpire, counted.timeToBlockExpire);
-    }
-    return counted;
-  }
-
-  value(): string {
-    return `"${this.name}";r=${this.left};t=${this.resetSeconds}`;
-  }
+/** A window's `RateLimit` field: the requests left in it (none past the limit), and when they are back. */
+function fieldOf(window: Window, left: number, counted: WindowCount): string {
+  const back = counted.timeToBlockExpire > counted.timeToExpire ? counted.timeToBlockExpire : counted.timeToExpire;
+  return `${window.field}${left > 0 ? left : 0};t=${back}`;
 }
