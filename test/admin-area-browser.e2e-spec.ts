@@ -294,6 +294,8 @@ describe('the admin area in a browser', () => {
     await secret.getByRole('button', { name: 'Copy' }).click();
     await secret.getByRole('button', { name: 'Done' }).click();
     await page.getByRole('button', { name: 'Send test' }).click();
+    // The dialog lists what is stored when it opens: wait until the test message is.
+    await page.getByRole('status').filter({ hasText: 'webhook.test' }).waitFor();
     await page.getByRole('button', { name: 'Deliveries' }).click();
     const deliveries = page.getByRole('dialog', { name: /Deliveries to/ });
     await deliveries.getByText('webhook.test').waitFor();

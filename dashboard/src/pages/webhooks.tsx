@@ -28,6 +28,7 @@ export function WebhooksPage(props: { brandId: number }) {
   const [deleting, setDeleting] = useState<WebhookEndpointResponse | null>(null);
   const [rotating, setRotating] = useState<WebhookEndpointResponse | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [sent, setSent] = useState<string | null>(null);
   const toggle = (type: string) => setTypes((t) => (t.includes(type) ? t.filter((x) => x !== type) : [...t, type]));
 
   return (
@@ -78,6 +79,7 @@ export function WebhooksPage(props: { brandId: number }) {
         <button type="submit">Create</button>
       </form>
       <ErrorNote text={endpoints.error ?? error} />
+      {sent && <p role="status">{sent}</p>}
       <DataTable
         rows={endpoints.data?.items}
         columns={[
@@ -104,7 +106,12 @@ export function WebhooksPage(props: { brandId: number }) {
                 <button
                   type="button"
                   onClick={async () => {
-                    await attempt(() => post(`${base}/${endpoint.id}/test`), setError);
+                    setSent(null);
+                    if (await attempt(() => post(`${base}/${endpoint.id}/test`), setError)) {
+                      setSent(
+                        `A webhook.test message is on its way to ${endpoint.url}; its Deliveries show the answer.`,
+                      );
+                    }
                   }}
                 >
                   Send test
