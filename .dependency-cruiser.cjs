@@ -27,6 +27,8 @@ const EXPORTED = {
     // The store's read side, which the events API pages through.
     'events.repository.ts',
     'event-cursor.ts',
+    // What the events API's long polls wait for.
+    'events-committed.ts',
   ],
   // Every owner's declaration of its events, which the webhooks offer to subscribe to.
   'events-api': ['event-families.ts'],

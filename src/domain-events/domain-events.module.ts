@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DomainEventEntity } from './domain-event.entity';
 import { DomainEvents } from './domain-events';
+import { EventsCommitted } from './events-committed';
 import { EventsHorizon } from './events-horizon';
 import { EventsRepository } from './events.repository';
 
@@ -12,7 +13,7 @@ import { EventsRepository } from './events.repository';
  */
 @Module({
   imports: [TypeOrmModule.forFeature([DomainEventEntity])],
-  providers: [DomainEvents, EventsRepository, EventsHorizon],
-  exports: [DomainEvents, EventsRepository, EventsHorizon],
+  providers: [DomainEvents, EventsCommitted, EventsRepository, EventsHorizon],
+  exports: [DomainEvents, EventsCommitted, EventsRepository, EventsHorizon],
 })
 export class DomainEventsModule {}

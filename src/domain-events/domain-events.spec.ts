@@ -4,6 +4,10 @@ import type { DomainEventSubscriber } from './domain-event-subscriber';
 import { DomainEvents } from './domain-events';
 import { keptEventPart, type EventPart } from './domain-events.sql';
 import type { EventColumns } from './event-columns';
+import type { EventsCommitted } from './events-committed';
+
+/** These specs build statements; nothing waits for their events. */
+const UNHEARD = { signal: () => undefined } as unknown as EventsCommitted;
 
 const part: EventPart = {
   subject: 'order',
@@ -32,7 +36,7 @@ describe('DomainEvents', () => {
   afterEach(() => jest.restoreAllMocks());
 
   it('composes every subscriber into the statement that records an event', () => {
-    const events = new DomainEvents();
+    const events = new DomainEvents(UNHEARD);
     events.subscribe(subscriber('a'));
     events.subscribe(subscriber('b'));
     const text = events.sql.append(part);
@@ -52,13 +56,13 @@ describe('DomainEvents', () => {
   });
 
   it('records the event alone when nothing subscribes, returning nothing no one reads', () => {
-    const sql = new DomainEvents().sql;
+    const sql = new DomainEvents(UNHEARD).sql;
     expect(sql.append(part)).toMatch(/ORDER BY ev\.subject, ev\.subject_id\s*\) SELECT 0 AS written$/);
     expect(sql.wanted('$1', [`'order.created'`])).toBe('false');
   });
 
   it('records the rows of several parts in one insert, looking up only the subjects whose numbers it does not know', () => {
-    const text = new DomainEvents().sql.append([
+    const text = new DomainEvents(UNHEARD).sql.append([
       part,
       { ...part, subject: 'product', numbered: { sequence: 'o.n', position: 'o.p' } },
       { ...part, first: true },
@@ -88,14 +92,14 @@ describe('DomainEvents', () => {
       from: 'updated AS u',
       numbered: { sequence: 'u.n', position: 'u.p' },
     });
-    const text = new DomainEvents().sql.append([part, kept]);
+    const text = new DomainEvents(UNHEARD).sql.append([part, kept]);
     expect(text).toContain('sequence, position, kept_amount, kept_note)');
     expect(text).toMatch(/'size'::text, \(u\.id\)::int, \('size\.kept'\)::text, NULL::jsonb,/);
     expect(text).toContain('(GREATEST(domain_event_position(), u.p))::bigint, (u.amount)::int, (u.note)::text');
     expect(text).toMatch(/::bigint, NULL::int, NULL::text\n/);
-    expect(new DomainEvents().sql.append(part)).not.toContain('kept_');
+    expect(new DomainEvents(UNHEARD).sql.append(part)).not.toContain('kept_');
 
-    const events = new DomainEvents();
+    const events = new DomainEvents(UNHEARD);
     events.subscribe(subscriber('a'));
     events.keep(columns);
     expect(events.sql.append(kept)).toContain(
@@ -109,7 +113,7 @@ describe('DomainEvents', () => {
   });
 
   it('reads the data of several ways of keeping by the subject', () => {
-    const events = new DomainEvents();
+    const events = new DomainEvents(UNHEARD);
     events.keep({ subject: 'size', columns: {}, data: () => 'a()' });
     events.keep({ subject: 'product', columns: {}, data: () => 'b()' });
     expect(events.sql.data('r')).toBe(
@@ -121,19 +125,19 @@ describe('DomainEvents', () => {
   });
 
   it('records a state left as it was only when asked to record every change', () => {
-    const text = new DomainEvents().sql.append({ ...part, unlessUnchanged: true });
+    const text = new DomainEvents(UNHEARD).sql.append({ ...part, unlessUnchanged: true });
     expect(text).toContain("IS DISTINCT FROM (SELECT e.data - 'sequence' FROM domain_events e");
-    expect(new DomainEvents().sql.append(part)).not.toContain('IS DISTINCT FROM');
+    expect(new DomainEvents(UNHEARD).sql.append(part)).not.toContain('IS DISTINCT FROM');
   });
 
   it('refuses a subscriber once the statements are built, which would leave its work unwritten', () => {
-    const events = new DomainEvents();
+    const events = new DomainEvents(UNHEARD);
     void events.sql;
     expect(() => events.subscribe(subscriber('late'))).toThrow('after the statements were built');
   });
 
   it('tells the subscribers after the commit of a transaction that wrote their work, and builds the statement once', async () => {
-    const events = new DomainEvents();
+    const events = new DomainEvents(UNHEARD);
     const a = subscriber('a');
     events.subscribe(a);
     const hooks: Array<() => void> = [];
@@ -148,16 +152,20 @@ describe('DomainEvents', () => {
     expect(a.committed).toHaveBeenCalledTimes(2);
   });
 
-  it('tells no one when the statement wrote no subscriber work', async () => {
-    const events = new DomainEvents();
+  it('tells the subscribers nothing, and the readers every commit, when the statement wrote no subscriber work', async () => {
+    const signal = jest.fn();
+    const events = new DomainEvents({ signal } as unknown as EventsCommitted);
     const a = subscriber('a');
     events.subscribe(a);
-    const afterCommit = jest.spyOn(Transactions, 'afterCommit');
+    const hooks: Array<() => void> = [];
+    jest.spyOn(Transactions, 'afterCommit').mockImplementation((_tx, hook) => void hooks.push(hook));
     await events.append(txAnswering(0).tx, part, [1, 'order.paid']);
-    events.committed(0);
-    expect(afterCommit).not.toHaveBeenCalled();
+    expect(signal).not.toHaveBeenCalled();
+    hooks.forEach((hook) => hook());
+    expect(signal).toHaveBeenCalledTimes(1);
     expect(a.committed).not.toHaveBeenCalled();
     events.committed(1);
     expect(a.committed).toHaveBeenCalledTimes(1);
+    expect(signal).toHaveBeenCalledTimes(2);
   });
 });

@@ -3,6 +3,7 @@ import { Transactions, type Tx } from '../database/transactions';
 import type { DomainEventSubscriber } from './domain-event-subscriber';
 import { domainEventsSql, type DomainEventsSql, type EventPart } from './domain-events.sql';
 import type { EventColumns } from './event-columns';
+import { EventsCommitted } from './events-committed';
 
 /**
  * Where the owners of events get the statement parts that record them, and
@@ -15,6 +16,8 @@ export class DomainEvents {
   private readonly kept: EventColumns[] = [];
   private built: DomainEventsSql | null = null;
   private readonly appends = new Map<EventPart | readonly EventPart[], string>();
+
+  constructor(private readonly eventsCommitted: EventsCommitted) {}
 
   subscribe(subscriber: DomainEventSubscriber): void {
     // A statement built without a subscriber would leave its work unwritten for good.
@@ -35,6 +38,7 @@ export class DomainEvents {
 
   /** A statement that is a transaction of its own recorded events and committed, the subscribers' work `written`. */
   committed(written: number): void {
+    this.eventsCommitted.signal();
     if (written > 0) for (const subscriber of this.subscribers) subscriber.committed();
   }
 
@@ -49,8 +53,8 @@ export class DomainEvents {
     this.recorded(tx, rows[0]?.written ?? 0);
   }
 
-  /** A statement of `tx` recorded events and its subscribers wrote `written`: they hear of it once `tx` commits. */
+  /** A statement of `tx` recorded events and its subscribers wrote `written`: they, and the events' readers, hear of it once `tx` commits. */
   recorded(tx: Tx, written: number): void {
-    if (written > 0) Transactions.afterCommit(tx, () => this.committed(written));
+    Transactions.afterCommit(tx, () => this.committed(written));
   }
 }

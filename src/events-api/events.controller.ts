@@ -1,5 +1,13 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, Param, Query, Req } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiTags,
+  ApiTooManyRequestsResponse,
+} from '@nestjs/swagger';
+import type { HttpRequest } from '../common/context/http-types';
+import { clientGone } from '../common/http/client-gone';
 import type { BrandContext } from '../common/context/request-context';
 import { BrandCtx } from '../common/decorators/ctx.decorator';
 import { PermissionsCheckedByService } from '../common/decorators/require-permission.decorator';
@@ -21,9 +29,21 @@ export class EventsController {
   @PermissionsCheckedByService(FIRST, ...REST)
   @Get()
   @ApiOkResponse({ type: EventPageResponse })
-  @ApiBadRequestResponse({ description: `${ErrorText.malformedCursor} | an unknown event type | limit out of 1–500` })
-  list(@BrandCtx() ctx: BrandContext, @Query() query: ListEventsQueryDto): Promise<EventPageResponse> {
-    return this.events.list(ctx, query);
+  @ApiBadRequestResponse({
+    description: `${ErrorText.malformedCursor} | an unknown event type | limit out of 1–500 | waitSeconds out of 0–30`,
+  })
+  @ApiTooManyRequestsResponse({ description: `${ErrorText.tooManyWaiting}: the key has 10 requests waiting already` })
+  async list(
+    @BrandCtx() ctx: BrandContext,
+    @Query() query: ListEventsQueryDto,
+    @Req() request: HttpRequest,
+  ): Promise<EventPageResponse> {
+    const gone = clientGone(request);
+    try {
+      return await this.events.list(ctx, query, gone.signal);
+    } finally {
+      gone.dispose();
+    }
   }
 
   @PermissionsCheckedByService(FIRST, ...REST)

@@ -5,6 +5,10 @@ import type { StockLedger } from '../stock-ledger/stock-ledger';
 import { DomainEvents } from '../domain-events/domain-events';
 import { OrderLifecycle, type PayableOrder } from './order-lifecycle';
 import { OrdersRepository } from './orders.repository';
+import type { EventsCommitted } from '../domain-events/events-committed';
+
+/** These specs build statements; nothing waits for their events. */
+const UNHEARD = { signal: () => undefined } as unknown as EventsCommitted;
 
 const order = (over: Partial<PayableOrder>): PayableOrder => ({
   id: 7,
@@ -24,7 +28,7 @@ describe('OrderLifecycle.markPaid', () => {
   const tx = { query: async (sql: string) => (statements.push(sql), []) } as unknown as EntityManager;
   const ledger = { apply: jest.fn(async () => new Map([[1, 3]])) };
   const outbox = { enqueue: async () => undefined } as unknown as Outbox;
-  const orders = new OrdersRepository({} as DataSource, {} as PreparedStatements, new DomainEvents());
+  const orders = new OrdersRepository({} as DataSource, {} as PreparedStatements, new DomainEvents(UNHEARD));
   const lifecycle = new OrderLifecycle(orders, ledger as unknown as StockLedger, outbox);
   beforeEach(() => {
     statements.length = 0;

@@ -119,7 +119,11 @@ export class OrderWriter {
   ): Promise<OutcomeRow[]> {
     if (!this.hints.listens(hint)) {
       const rows = await this.statements.write<OutcomeRow>(unheard, params);
-      if (!rows.some((row) => row.outcome === 'listens')) return rows;
+      if (!rows.some((row) => row.outcome === 'listens')) {
+        // No subscriber wrote anything, but a new order's events are there for the events API's readers.
+        if (rows.some((row) => row.outcome === 'created')) this.events.committed(0);
+        return rows;
+      }
     }
     const rows = await this.statements.write<OutcomeRow>(full, params);
     const created = rows.find((row) => row.outcome === 'created');

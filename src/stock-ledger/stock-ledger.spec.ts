@@ -12,7 +12,10 @@ const ledgerAnswering = () => {
       return (values[0] as number[]).map((id) => ({ id, stock: 1, written: 0 }));
     },
   } as unknown as PreparedStatements;
-  return { ledger: new StockLedger({} as DataSource, statements, new DomainEvents()), runs };
+  return {
+    ledger: new StockLedger({} as DataSource, statements, new DomainEvents({ signal: () => undefined } as never)),
+    runs,
+  };
 };
 const inTransaction = () => ({ queryRunner: { isTransactionActive: true } }) as unknown as EntityManager;
 const actor = { kind: 'user', id: 1 };

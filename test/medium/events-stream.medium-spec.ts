@@ -90,10 +90,14 @@ describe('reading the events stream through the events service', () => {
       const ask = {
         limit: Number(params.get('limit') ?? 100),
         after: params.get('after') ?? undefined,
+        waitSeconds: Number(params.get('waitSeconds') ?? 0),
         types: params.get('types') ?? undefined,
       };
       try {
-        return { status: 200, body: await events.list(keyContext(reader.principal, '/events'), ask) };
+        return {
+          status: 200,
+          body: await events.list(keyContext(reader.principal, '/events'), ask, new AbortController().signal),
+        };
       } catch (error) {
         if (error instanceof AppError) return { status: error.status, body: { error: error.message } };
         throw error;

@@ -40,9 +40,10 @@ describe('product events', () => {
       const page: ListEventsQueryDto = {
         limit: Number(params.get('limit') ?? 100),
         after: params.get('after') ?? undefined,
+        waitSeconds: Number(params.get('waitSeconds') ?? 0),
         types: 'product.*',
       };
-      return { status: 200, body: await events.list(ctx, page) };
+      return { status: 200, body: await events.list(ctx, page, new AbortController().signal) };
     };
     return eventually(async () => {
       const all = (await readToEnd(fetcher)).events;

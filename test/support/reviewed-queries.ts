@@ -19,7 +19,7 @@ type QueryList = (events: DomainEventsSql) => ReviewedQuery[];
  * running application's own, so a subscriber missing here fails there.
  */
 export function applicationEvents(): DomainEventsSql {
-  const events = new DomainEvents();
+  const events = new DomainEvents({ signal: () => undefined } as never);
   new WebhookFanOut(events, { committed: () => undefined } as never);
   events.keep(STOCK_EVENT_COLUMNS);
   return events.sql;

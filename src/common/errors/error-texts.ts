@@ -16,6 +16,7 @@ export const ErrorText = {
   noBrandAccess: 'Forbidden: no brand access configured',
   tooManyLoginAttempts: 'Too many login attempts',
   tooManyRequests: 'Too many requests',
+  tooManyWaiting: 'Too many requests waiting',
   notFound: 'Not found',
   malformedJson: 'Malformed JSON body',
   payloadTooLarge: 'Payload too large',

@@ -8,6 +8,7 @@ import { AddressThrottle } from './address-throttle';
 import { FixedWindowStorage } from './fixed-window-storage';
 import { RateLimitGuard } from './rate-limit.guard';
 import { RateLimitRefusals } from './rate-limit-refusals';
+import { WaitingSlots } from './waiting-slots';
 
 const LIMITED_KINDS = new Set(['integration_key', 'site_key']);
 
@@ -45,7 +46,7 @@ const LIMITED_KINDS = new Set(['integration_key', 'site_key']);
     }),
   ],
   // The guard is also a provider: a refusal decided before it runs (an address not allowed) counts through it.
-  providers: [RateLimitRefusals, RateLimitGuard, AddressThrottle],
-  exports: [RateLimitRefusals, RateLimitGuard, AddressThrottle],
+  providers: [RateLimitRefusals, RateLimitGuard, AddressThrottle, WaitingSlots],
+  exports: [RateLimitRefusals, RateLimitGuard, AddressThrottle, WaitingSlots],
 })
 export class RateLimitModule {}

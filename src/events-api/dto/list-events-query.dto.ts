@@ -1,12 +1,22 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsString, MaxLength } from 'class-validator';
 import { OptionalNotNull } from '../../common/validation/field-decorators';
+import { LONGEST_WAIT_SECONDS } from '../../common/rate-limit/waiting-slots';
 import { QueryInt } from '../../common/validation/query-int.decorator';
 
-/** `GET /events` (contract §16). */
+/** `GET /events` (contract §16, its waits §20). */
 export class ListEventsQueryDto {
   @QueryInt({ min: 1, max: 500, default: 100 })
   limit: number = 100;
+
+  @QueryInt({
+    min: 0,
+    max: LONGEST_WAIT_SECONDS,
+    default: 0,
+    description:
+      'When nothing is readable after the cursor, wait up to this many seconds for an event (contract §20); a key may have 10 waiting at once',
+  })
+  waitSeconds: number = 0;
 
   @ApiPropertyOptional({
     description: 'A nextCursor from an earlier answer: the events after it. Without it, from the oldest event kept',

@@ -1,0 +1,77 @@
+import { BeforeApplicationShutdown, Injectable, OnModuleDestroy } from '@nestjs/common';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { EventsCommitted } from '../domain-events/events-committed';
+
+/** After a commit was heard and nothing was readable: an older transaction may hold the horizon. */
+export const RECHECK_MS = 1_000;
+/** With nothing heard: a notification lost with the listening connection costs at most this. */
+export const FALLBACK_MS = 5_000;
+/** The least time between two reads of one wait, however fast commits of other brands arrive. */
+export const READ_GAP_MS = 100;
+
+/**
+ * Long polls on the events API (contract §20): a request waits for a commit of events, on any
+ * instance (EventsCommitted), and reads again. Waiting is a promise, not a query: no database
+ * connection is held meanwhile. At shutdown every wait ends at once with what it has (nothing), so
+ * the server closes without waiting out the longest poll.
+ */
+@Injectable()
+export class EventWaits implements BeforeApplicationShutdown, OnModuleDestroy {
+  private readonly sleepers = new Set<(heard: boolean) => void>();
+  private readonly unsubscribe: () => void;
+  private stopping = false;
+
+  constructor(committed: EventsCommitted) {
+    this.unsubscribe = committed.subscribe(() => this.wake(true));
+  }
+
+  beforeApplicationShutdown(): void {
+    this.stopping = true;
+    this.wake(false);
+  }
+
+  onModuleDestroy(): void {
+    this.unsubscribe();
+  }
+
+  /**
+   * What `read` gives (having just given nothing), read again after each commit heard until it
+   * gives something, `deadline` (epoch ms) passes, `abandoned` aborts or the service stops.
+   */
+  async until<T>(read: () => Promise<T[]>, deadline: number, abandoned: AbortSignal): Promise<T[]> {
+    let heard = false;
+    let lastRead = Date.now();
+    while (!this.stopping && !abandoned.aborted) {
+      const left = deadline - Date.now();
+      if (left <= 0) break;
+      heard = await this.sleep(Math.min(left, heard ? RECHECK_MS : FALLBACK_MS), abandoned);
+      if (this.stopping || abandoned.aborted) break;
+      const gap = lastRead + READ_GAP_MS - Date.now();
+      if (gap > 0) await sleep(gap);
+      const rows = await read();
+      if (rows.length > 0) return rows;
+      lastRead = Date.now();
+    }
+    return [];
+  }
+
+  /** Resolves true at the next commit heard, false after `ms`, on abandon or at shutdown. */
+  private sleep(ms: number, abandoned: AbortSignal): Promise<boolean> {
+    return new Promise((resolve) => {
+      const done = (heard: boolean) => {
+        clearTimeout(timer);
+        abandoned.removeEventListener('abort', onAbort);
+        this.sleepers.delete(done);
+        resolve(heard);
+      };
+      const onAbort = () => done(false);
+      const timer = setTimeout(() => done(false), ms);
+      abandoned.addEventListener('abort', onAbort);
+      this.sleepers.add(done);
+    });
+  }
+
+  private wake(heard: boolean): void {
+    for (const done of [...this.sleepers]) done(heard);
+  }
+}
