@@ -2,6 +2,7 @@ import type { INestApplication, NestApplicationOptions } from '@nestjs/common';
 import type { AbstractHttpAdapter } from '@nestjs/core';
 import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { ConfigService } from '@nestjs/config';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { RawServerDefault } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -22,7 +23,9 @@ import type { HttpRequest } from './common/context/http-types';
 import { createValidationPipe } from './common/validation/validation.pipe';
 import { describeStrictBodies } from './common/validation/strict-body-schemas';
 import { ErrorBody } from './common/dto/error-body';
+import { publicUrlOf, type Environment } from './config/environment';
 import type { TrustProxy } from './config/trust-proxy';
+import { signatureScheme } from './common/decorators/signed-webhook.decorator';
 import { describeErrorBodies } from './common/errors/error-responses';
 import { describeWebhookMessages, WEBHOOK_MESSAGE_MODELS } from './webhooks/webhook-messages.openapi';
 
@@ -83,6 +86,11 @@ export function setupApp<T extends INestApplication>(app: T): T {
   app.useGlobalFilters(filter);
   app.useGlobalPipes(createValidationPipe());
 
+  const config = app.get<ConfigService<Environment, true>>(ConfigService);
+  const publicUrl = publicUrlOf({
+    PUBLIC_URL: config.get('PUBLIC_URL', { infer: true }),
+    PORT: config.get('PORT', { infer: true }),
+  });
   const document = SwaggerModule.createDocument(
     app,
     new DocumentBuilder()
@@ -91,6 +99,9 @@ export function setupApp<T extends INestApplication>(app: T): T {
       .setVersion('1')
       .addBearerAuth()
       .addCookieAuth(SESSION_COOKIE, { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE }, 'session')
+      .addSecurity(signatureScheme('payment').name, signatureScheme('payment').scheme)
+      .addSecurity(signatureScheme('carrier').name, signatureScheme('carrier').scheme)
+      .addServer(publicUrl, 'This service')
       .build(),
     { extraModels: [ErrorBody, ...WEBHOOK_MESSAGE_MODELS] },
   );

@@ -4,6 +4,7 @@ import { SharedSuite } from './support/suite';
 import { describeAccessMatrix } from './contract/access-matrix';
 import { describeHostileInput } from './contract/hostile-input';
 import { describeOpenApiFuzz } from './contract/openapi-fuzz';
+import { describeOpenApiGeneratorFit } from './contract/openapi-generator-fit';
 import { CONTRACT_PUBLIC_URL, describeOpenApiResponses } from './contract/openapi-responses';
 
 /**
@@ -35,5 +36,6 @@ afterAll(() => carrier.stop());
 describeOpenApiResponses(shared, () => carrierUrl);
 describeHostileInput(shared);
 describeOpenApiFuzz(shared);
+describeOpenApiGeneratorFit(shared);
 // Last: it logs its callers out.
 describeAccessMatrix(shared);

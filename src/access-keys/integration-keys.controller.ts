@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Patch } from '@nestjs/common';
-import { ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { BrandPathParam } from '../common/decorators/brand-path-param.decorator';
 import type { BrandContext } from '../common/context/request-context';
 import { BrandCtx } from '../common/decorators/ctx.decorator';
@@ -28,6 +28,7 @@ export class IntegrationKeysController {
   @RequireRecentAuthentication()
   @IdempotentPost()
   @ApiCreatedResponse({ type: IssuedIntegrationKeyResponse })
+  @ApiOperation({ summary: 'Issue an integration key (shown once)', operationId: 'issueIntegrationKey' })
   issue(@BrandCtx() ctx: BrandContext, @Body() body: IssueIntegrationKeyDto): Promise<IssuedIntegrationKeyResponse> {
     return this.keys.issue(ctx, body);
   }
@@ -35,6 +36,7 @@ export class IntegrationKeysController {
   @RequirePermission('settings.manage')
   @Get()
   @ApiOkResponse({ type: IntegrationKeyListResponse })
+  @ApiOperation({ summary: "The brand's integration keys", operationId: 'listIntegrationKeys' })
   async list(@BrandCtx() ctx: BrandContext): Promise<IntegrationKeyListResponse> {
     return { items: await this.keys.list(ctx) };
   }
@@ -43,6 +45,7 @@ export class IntegrationKeysController {
   @IdempotentPost(':keyId/revoke')
   @HttpCode(200)
   @ApiOkResponse({ type: IntegrationKeyResponse })
+  @ApiOperation({ summary: 'Revoke an integration key', operationId: 'revokeIntegrationKey' })
   revoke(@BrandCtx() ctx: BrandContext, @Param('keyId', ParseIdPipe) keyId: number): Promise<IntegrationKeyResponse> {
     return this.keys.revoke(ctx, keyId);
   }
@@ -50,6 +53,7 @@ export class IntegrationKeysController {
   @RequirePermission('settings.manage')
   @Get(':keyId')
   @ApiOkResponse({ type: IntegrationKeyResponse })
+  @ApiOperation({ summary: 'One integration key', operationId: 'getIntegrationKey' })
   get(@BrandCtx() ctx: BrandContext, @Param('keyId', ParseIdPipe) keyId: number): Promise<IntegrationKeyResponse> {
     return this.keys.get(ctx, keyId);
   }
@@ -57,6 +61,7 @@ export class IntegrationKeysController {
   @RequirePermission('settings.manage')
   @Patch(':keyId')
   @ApiOkResponse({ type: IntegrationKeyResponse, description: 'The name and the allowlist; permissions stay fixed' })
+  @ApiOperation({ summary: "Change a key's name, permissions or addresses", operationId: 'updateIntegrationKey' })
   update(
     @BrandCtx() ctx: BrandContext,
     @Param('keyId', ParseIdPipe) keyId: number,
@@ -73,6 +78,7 @@ export class IntegrationKeysController {
     description: "A new key with the old one's grants (shown once); the old key ends at oldKeyExpiresAt",
   })
   @ApiConflictResponse({ description: 'The key is revoked, expired or already rolled' })
+  @ApiOperation({ summary: 'Replace a key, the old one valid for a while', operationId: 'rollIntegrationKey' })
   roll(
     @BrandCtx() ctx: BrandContext,
     @Param('keyId', ParseIdPipe) keyId: number,

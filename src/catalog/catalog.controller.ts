@@ -5,6 +5,7 @@ import {
   ApiConsumes,
   ApiCreatedResponse,
   ApiOkResponse,
+  ApiOperation,
   ApiPayloadTooLargeResponse,
   ApiProduces,
   ApiTags,
@@ -38,6 +39,7 @@ export class CatalogController {
   @IdempotentPost()
   @ApiConflictResponse({ description: 'article or storefrontArticle already used in the brand' })
   @ApiCreatedResponse({ type: ProductResponse })
+  @ApiOperation({ summary: 'Create a product with its sizes', operationId: 'createProduct' })
   create(@BrandCtx() ctx: BrandContext, @Body() body: CreateProductDto): Promise<ProductResponse> {
     return this.catalog.create(ctx, body);
   }
@@ -45,6 +47,7 @@ export class CatalogController {
   @RequirePermission('products.read')
   @Get()
   @ApiOkResponse({ type: ProductListResponse })
+  @ApiOperation({ summary: "The brand's products", operationId: 'listProducts' })
   async list(@BrandCtx() ctx: BrandContext): Promise<ProductListResponse> {
     return { items: await this.catalog.list(ctx) };
   }
@@ -58,6 +61,7 @@ export class CatalogController {
       'header article,name,storefrontArticle,priceKopeks,size,sizePriceKopeks; a line per size, in article order',
     content: { 'text/csv': { schema: { type: 'string' } } },
   })
+  @ApiOperation({ summary: 'The catalog as CSV', operationId: 'exportProducts' })
   export(@BrandCtx() ctx: BrandContext): StreamableFile {
     return new StreamableFile(this.transfer.export(ctx), {
       type: 'text/csv; charset=utf-8',
@@ -84,6 +88,7 @@ export class CatalogController {
     description:
       'too many imports at once on the instance or of the caller, or the catalog busy too long (Retry-After)',
   })
+  @ApiOperation({ summary: 'Create and update products from CSV, all or nothing', operationId: 'importProducts' })
   import(
     @BrandCtx() ctx: BrandContext,
     @Query() query: ImportQueryDto,
@@ -96,6 +101,7 @@ export class CatalogController {
   @RequirePermission('products.read')
   @Get(':productId')
   @ApiOkResponse({ type: ProductResponse })
+  @ApiOperation({ summary: 'One product', operationId: 'getProduct' })
   get(@BrandCtx() ctx: BrandContext, @Param('productId', ParseIdPipe) productId: number): Promise<ProductResponse> {
     return this.catalog.get(ctx, productId);
   }
@@ -103,6 +109,7 @@ export class CatalogController {
   @RequirePermission('products.write')
   @Patch(':productId')
   @ApiOkResponse({ type: ProductResponse })
+  @ApiOperation({ summary: 'Change a product or its sizes', operationId: 'updateProduct' })
   update(
     @BrandCtx() ctx: BrandContext,
     @Param('productId', ParseIdPipe) productId: number,

@@ -1,5 +1,5 @@
 import { Controller, HttpCode } from '@nestjs/common';
-import { ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { SignedWebhook } from '../common/decorators/signed-webhook.decorator';
 import { CarrierEventDto } from './dto/carrier-event.dto';
 import { DeliveryService } from './delivery.service';
@@ -17,6 +17,7 @@ export class DeliveryController {
   @HttpCode(200)
   @ApiNotFoundResponse({ description: 'No shipment with that id or tracking number; the event is not recorded' })
   @ApiOkResponse({ type: WebhookAck, description: 'Recorded; duplicate: true for an eventId recorded before' })
+  @ApiOperation({ summary: "The carrier's signed delivery status", operationId: 'receiveCarrierEvent' })
   handle(@TolerantBody() body: CarrierEventDto): Promise<WebhookAck> {
     return this.delivery.handle(body);
   }

@@ -18,11 +18,16 @@ export const READ_GAP_MS = 100;
 @Injectable()
 export class EventWaits implements BeforeApplicationShutdown, OnModuleDestroy {
   private readonly sleepers = new Set<(heard: boolean) => void>();
+  /** Commits heard so far: a wait compares it with what it saw before its last read, so none is missed in between. */
+  private heardCount = 0;
   private readonly unsubscribe: () => void;
   private stopping = false;
 
   constructor(committed: EventsCommitted) {
-    this.unsubscribe = committed.subscribe(() => this.wake(true));
+    this.unsubscribe = committed.subscribe(() => {
+      this.heardCount += 1;
+      this.wake(true);
+    });
   }
 
   beforeApplicationShutdown(): void {
@@ -34,20 +39,29 @@ export class EventWaits implements BeforeApplicationShutdown, OnModuleDestroy {
     this.unsubscribe();
   }
 
+  /** What to pass to `until` as `since`: taken before the read that gave nothing. */
+  mark(): number {
+    return this.heardCount;
+  }
+
   /**
-   * What `read` gives (having just given nothing), read again after each commit heard until it
-   * gives something, `deadline` (epoch ms) passes, `abandoned` aborts or the service stops.
+   * What `read` gives (having given nothing in a read begun at `since`, from mark()), read again
+   * after each commit heard until it gives something, `deadline` (epoch ms) passes, `abandoned`
+   * aborts or the service stops. A commit heard while a read runs counts as heard after it.
    */
-  async until<T>(read: () => Promise<T[]>, deadline: number, abandoned: AbortSignal): Promise<T[]> {
+  async until<T>(read: () => Promise<T[]>, deadline: number, abandoned: AbortSignal, since: number): Promise<T[]> {
     let heard = false;
+    let seen = since;
     let lastRead = Date.now();
     while (!this.stopping && !abandoned.aborted) {
       const left = deadline - Date.now();
       if (left <= 0) break;
-      heard = await this.sleep(Math.min(left, heard ? RECHECK_MS : FALLBACK_MS), abandoned);
+      heard =
+        this.heardCount !== seen || (await this.sleep(Math.min(left, heard ? RECHECK_MS : FALLBACK_MS), abandoned));
       if (this.stopping || abandoned.aborted) break;
       const gap = lastRead + READ_GAP_MS - Date.now();
       if (gap > 0) await sleep(gap);
+      seen = this.heardCount;
       const rows = await read();
       if (rows.length > 0) return rows;
       lastRead = Date.now();

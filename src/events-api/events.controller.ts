@@ -3,6 +3,7 @@ import {
   ApiBadRequestResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
+  ApiOperation,
   ApiTags,
   ApiTooManyRequestsResponse,
 } from '@nestjs/swagger';
@@ -33,6 +34,7 @@ export class EventsController {
     description: `${ErrorText.malformedCursor} | an unknown event type | limit out of 1–500 | waitSeconds out of 0–30`,
   })
   @ApiTooManyRequestsResponse({ description: `${ErrorText.tooManyWaiting}: the key has 10 requests waiting already` })
+  @ApiOperation({ summary: "The brand's events after a cursor; may wait for the next", operationId: 'listEvents' })
   async list(
     @BrandCtx() ctx: BrandContext,
     @Query() query: ListEventsQueryDto,
@@ -50,6 +52,7 @@ export class EventsController {
   @Get(':eventId')
   @ApiOkResponse({ type: EventResponse })
   @ApiNotFoundResponse({ description: ErrorText.notFound })
+  @ApiOperation({ summary: 'One event', operationId: 'getEvent' })
   get(@BrandCtx() ctx: BrandContext, @Param('eventId', EventIdPipe) eventId: number): Promise<EventResponse> {
     return this.events.get(ctx, eventId);
   }

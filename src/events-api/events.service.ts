@@ -42,6 +42,7 @@ export class EventsService {
     abandoned: AbortSignal,
   ): Promise<EventRow[]> {
     const deadline = Date.now() + seconds * 1000;
+    const since = this.waits.mark();
     // A page that is there at once is answered without taking a slot.
     const first = await read();
     if (first.length > 0) return first;
@@ -49,7 +50,7 @@ export class EventsService {
     const slot = await this.slots.take(`${principal.kind}:${principal.rateLimitKey ?? principal.id}`, seconds);
     if (!slot) throw AppError.tooManyRequests(ErrorText.tooManyWaiting, 1);
     try {
-      return await this.waits.until(read, deadline, abandoned);
+      return await this.waits.until(read, deadline, abandoned, since);
     } finally {
       slot.release();
     }

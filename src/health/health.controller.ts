@@ -1,6 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
 import { HealthResponse } from './dto/health.responses';
-import { ApiOkResponse, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { Public } from '../common/decorators/public.decorator';
 import { AppError } from '../common/errors/app-error';
@@ -19,6 +19,7 @@ export class HealthController {
   @HealthCheck({ swaggerDocumentation: false })
   @ApiOkResponse({ type: HealthResponse, description: 'Once the database answers' })
   @ApiServiceUnavailableResponse({ description: 'Service unavailable' })
+  @ApiOperation({ summary: 'Whether the service and its database answer', operationId: 'checkHealth' })
   async check(): Promise<HealthResponse> {
     try {
       const result = await this.health.check([() => this.database.pingCheck('database', { timeout: 2000 })]);

@@ -3,11 +3,12 @@ import {
   ApiAcceptedResponse,
   ApiBadRequestResponse,
   ApiForbiddenResponse,
-  ApiUnauthorizedResponse,
   ApiNoContentResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
+  ApiOperation,
   ApiTags,
+  ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import type { RequestContext } from '../common/context/request-context';
 import { Ctx } from '../common/decorators/ctx.decorator';
@@ -41,6 +42,7 @@ export class AccountController {
   @IdempotentPost('password')
   @HttpCode(204)
   @ApiNoContentResponse({ description: "Changed; the account's other sessions ended" })
+  @ApiOperation({ summary: "Change this account's password (other sessions end)", operationId: 'changePassword' })
   async changePassword(@Ctx() ctx: RequestContext, @Body() body: ChangePasswordDto): Promise<void> {
     await this.passwords.change(ctx, body.currentPassword, body.newPassword);
   }
@@ -49,6 +51,10 @@ export class AccountController {
   @IdempotentPost('password-reset')
   @HttpCode(202)
   @ApiAcceptedResponse({ type: EmptyResponse, description: 'The same answer for every e-mail' })
+  @ApiOperation({
+    summary: 'Mail a password-reset link, if the e-mail has an account',
+    operationId: 'requestPasswordReset',
+  })
   async requestReset(@Ctx() ctx: RequestContext, @Body() body: PasswordResetRequestDto): Promise<EmptyResponse> {
     await this.passwords.requestReset(ctx, body.email);
     return {};
@@ -59,6 +65,7 @@ export class AccountController {
   @HttpCode(204)
   @ApiNoContentResponse({ description: 'Set; every session of the account ended' })
   @ApiNotFoundResponse({ description: ErrorText.invalidOrExpiredToken })
+  @ApiOperation({ summary: "Set a new password with a reset link's token", operationId: 'resetPassword' })
   async reset(
     @Ctx() ctx: RequestContext,
     @Param('token') token: string,
@@ -76,6 +83,7 @@ export class AccountController {
   })
   @ApiForbiddenResponse({ description: ErrorText.wrongPassword })
   @ApiUnauthorizedResponse({ description: ErrorText.invalidCode })
+  @ApiOperation({ summary: 'Prove the account again before a sensitive action', operationId: 'stepUp' })
   async stepUp(@Ctx() ctx: RequestContext, @Body() body: StepUpDto): Promise<void> {
     const { password, ...rest } = body;
     const answer = answerOf(rest);
@@ -88,6 +96,7 @@ export class AccountController {
   @HttpCode(200)
   @ApiOkResponse({ type: RequestOptionsResponse, description: "WebAuthn request options for the account's passkeys" })
   @ApiBadRequestResponse({ description: ErrorText.noPasskey })
+  @ApiOperation({ summary: 'A passkey challenge for a step-up', operationId: 'getStepUpPasskeyOptions' })
   stepUpPasskeyOptions(@Ctx() ctx: RequestContext): Promise<object> {
     return this.passkeys.stepUpOptions(ctx);
   }
@@ -95,6 +104,7 @@ export class AccountController {
   @RequireSession()
   @Get('sessions')
   @ApiOkResponse({ type: SessionListResponse })
+  @ApiOperation({ summary: "The account's live sessions", operationId: 'listSessions' })
   async sessions(@Ctx() ctx: RequestContext): Promise<SessionListResponse> {
     return { items: await this.account.sessions(ctx) };
   }
@@ -103,6 +113,7 @@ export class AccountController {
   @IdempotentPost('sessions/end-others')
   @HttpCode(204)
   @ApiNoContentResponse({ description: "The account's other sessions ended" })
+  @ApiOperation({ summary: 'End every session of the account but this one', operationId: 'endOtherSessions' })
   async endOthers(@Ctx() ctx: RequestContext): Promise<void> {
     await this.account.endOtherSessions(ctx);
   }
@@ -112,6 +123,7 @@ export class AccountController {
   @HttpCode(204)
   @ApiNoContentResponse({ description: 'The session ended' })
   @ApiNotFoundResponse({ description: ErrorText.notFound })
+  @ApiOperation({ summary: 'End one session of the account', operationId: 'endSession' })
   async endSession(@Ctx() ctx: RequestContext, @Param('sessionId') sessionId: string): Promise<void> {
     await this.account.endSession(ctx, sessionId);
   }
@@ -119,6 +131,7 @@ export class AccountController {
   @RequireSession()
   @Get('activity')
   @ApiOkResponse({ type: JournalListResponse, description: "The account's own journal entries, as §8 pages them" })
+  @ApiOperation({ summary: "The account's journal entries", operationId: 'listAccountActivity' })
   async activity(@Ctx() ctx: RequestContext, @Query() query: JournalQueryDto): Promise<JournalListResponse> {
     return { items: await this.account.activity(ctx, query) };
   }

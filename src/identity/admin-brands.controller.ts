@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Param, Put } from '@nestjs/common';
-import { ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { PLATFORM_ADMIN } from '../common/context/permissions';
 import { RequirePermission } from '../common/decorators/require-permission.decorator';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
@@ -25,6 +25,7 @@ export class AdminBrandsController {
   @IdempotentPost()
   @ApiConflictResponse({ description: 'A brand with this slug already exists' })
   @ApiCreatedResponse({ type: BrandResponse })
+  @ApiOperation({ summary: 'Create a brand (superadministrator)', operationId: 'createBrand' })
   create(@Body() body: CreateBrandDto): Promise<BrandResponse> {
     return this.brands.create(body);
   }
@@ -32,6 +33,7 @@ export class AdminBrandsController {
   @RequirePermission(PLATFORM_ADMIN)
   @Get()
   @ApiOkResponse({ type: BrandListResponse })
+  @ApiOperation({ summary: 'The brands the caller may act in', operationId: 'listBrands' })
   async list(): Promise<BrandListResponse> {
     return { items: await this.brands.list() };
   }
@@ -45,6 +47,7 @@ export class AdminBrandsController {
   @ApiTags('team')
   @ApiOkResponse({ type: MembershipResponse })
   @ApiConflictResponse({ description: ErrorText.lastSettingsManager })
+  @ApiOperation({ summary: "Set a member's permissions in the brand", operationId: 'setMember' })
   putMember(
     @Ctx() ctx: RequestContext,
     @Param('brandId', ParseIdPipe) brandId: number,

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Param, Patch } from '@nestjs/common';
-import { ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { PLATFORM_ADMIN } from '../common/context/permissions';
 import { RequirePermission } from '../common/decorators/require-permission.decorator';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
@@ -18,6 +18,7 @@ export class AdminUsersController {
   @IdempotentPost()
   @ApiConflictResponse({ description: 'A user with this e-mail already exists' })
   @ApiCreatedResponse({ type: UserResponse })
+  @ApiOperation({ summary: 'Create an account (superadministrator)', operationId: 'createUser' })
   create(@Body() body: CreateUserDto): Promise<UserResponse> {
     return this.users.create(body);
   }
@@ -25,6 +26,7 @@ export class AdminUsersController {
   @RequirePermission(PLATFORM_ADMIN)
   @Get()
   @ApiOkResponse({ type: UserListResponse })
+  @ApiOperation({ summary: 'Every account (superadministrator)', operationId: 'listUsers' })
   async list(): Promise<UserListResponse> {
     return { items: await this.users.list() };
   }
@@ -33,6 +35,7 @@ export class AdminUsersController {
   @Patch(':userId')
   @ApiConflictResponse({ description: 'The last active superadministrator cannot be removed' })
   @ApiOkResponse({ type: UserResponse })
+  @ApiOperation({ summary: 'Change an account (superadministrator)', operationId: 'updateUser' })
   update(@Param('userId', ParseIdPipe) userId: number, @Body() body: UpdateUserDto): Promise<UserResponse> {
     return this.users.update(userId, body);
   }

@@ -4,6 +4,7 @@ import {
   ApiExtraModels,
   ApiNoContentResponse,
   ApiOkResponse,
+  ApiOperation,
   ApiTags,
   ApiTooManyRequestsResponse,
   ApiUnauthorizedResponse,
@@ -55,6 +56,10 @@ export class AuthController {
   })
   @ApiUnauthorizedResponse({ description: 'Unauthorized' })
   @ApiTooManyRequestsResponse({ description: 'Too many login attempts (with Retry-After)' })
+  @ApiOperation({
+    summary: 'Sign in with e-mail and password (a second-factor challenge when the account has one)',
+    operationId: 'logIn',
+  })
   async login(
     @Ctx() ctx: RequestContext,
     @Body() body: LoginDto,
@@ -71,6 +76,7 @@ export class AuthController {
   @HttpCode(200)
   @ApiOkResponse({ type: RequestOptionsResponse, description: "WebAuthn request options for the account's passkeys" })
   @ApiUnauthorizedResponse({ description: `${ErrorText.unauthorized} (the challenge is dead)` })
+  @ApiOperation({ summary: "A passkey challenge for a sign-in's second step", operationId: 'getLoginPasskeyOptions' })
   passkeyOptions(@Body() body: LoginChallengeDto): Promise<object> {
     return this.challenges.passkeyOptions(body.challengeToken);
   }
@@ -83,6 +89,7 @@ export class AuthController {
     description: `${ErrorText.invalidCode} | ${ErrorText.unauthorized} (the challenge is dead)`,
   })
   @ApiTooManyRequestsResponse({ description: 'Too many login attempts (with Retry-After)' })
+  @ApiOperation({ summary: "Answer a sign-in's second-factor challenge", operationId: 'completeLogin' })
   async secondFactor(
     @Ctx() ctx: RequestContext,
     @Body() body: LoginSecondFactorDto,
@@ -99,6 +106,7 @@ export class AuthController {
   @IdempotentPost('logout')
   @HttpCode(204)
   @ApiNoContentResponse({ description: 'The session ended; the cookie is cleared' })
+  @ApiOperation({ summary: 'End this session', operationId: 'logOut' })
   async logout(@Ctx() ctx: RequestContext, @Res({ passthrough: true }) response: HttpReply): Promise<void> {
     await this.auth.logout(ctx);
     clearSessionCookie(response);
@@ -112,6 +120,7 @@ export class AuthController {
   @RequireSession()
   @Get('me')
   @ApiOkResponse({ type: MeResponse })
+  @ApiOperation({ summary: 'The signed-in account, its memberships and second factor', operationId: 'getMe' })
   me(@Ctx() ctx: RequestContext): Promise<MeResponse> {
     return this.auth.me(ctx);
   }

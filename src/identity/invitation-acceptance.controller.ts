@@ -5,6 +5,7 @@ import {
   ApiForbiddenResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
+  ApiOperation,
   ApiParam,
   ApiTags,
   ApiUnauthorizedResponse,
@@ -52,6 +53,7 @@ export class InvitationAcceptanceController {
   @TOKEN_PARAM
   @ApiOkResponse({ type: InvitationInfoResponse })
   @ApiNotFoundResponse({ description: ErrorText.invalidInvitation })
+  @ApiOperation({ summary: "What an invitation's link offers", operationId: 'getInvitation' })
   info(@Param('token') token: string): Promise<InvitationInfoResponse> {
     return this.invitations.info(token);
   }
@@ -71,6 +73,10 @@ export class InvitationAcceptanceController {
   @ApiUnauthorizedResponse({ description: `${ErrorText.unauthorized} (an account has the e-mail; no session)` })
   @ApiForbiddenResponse({ description: `${ErrorText.invitationForAnotherAccount} | ${ErrorText.invalidCsrfToken}` })
   @ApiNotFoundResponse({ description: ErrorText.invalidInvitation })
+  @ApiOperation({
+    summary: 'Accept an invitation (a new account, or the signed-in one)',
+    operationId: 'acceptInvitation',
+  })
   async accept(
     @Ctx() ctx: RequestContext,
     @Param('token') token: string,

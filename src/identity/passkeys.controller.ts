@@ -6,6 +6,7 @@ import {
   ApiNoContentResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
+  ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
 import type { RequestContext } from '../common/context/request-context';
@@ -35,6 +36,7 @@ export class PasskeysController {
   @IdempotentPost('options')
   @HttpCode(200)
   @ApiOkResponse({ type: CreationOptionsResponse, description: 'WebAuthn creation options (JSON form)' })
+  @ApiOperation({ summary: 'A challenge to register a passkey', operationId: 'getPasskeyRegistrationOptions' })
   options(@Ctx() ctx: RequestContext): Promise<object> {
     return this.passkeys.registrationOptions(ctx);
   }
@@ -45,6 +47,7 @@ export class PasskeysController {
   @ApiCreatedResponse({ type: PasskeyEntry })
   @ApiBadRequestResponse({ description: `${ErrorText.passkeyNotVerified} | ${ErrorText.noPasskeyCeremony}` })
   @ApiConflictResponse({ description: ErrorText.passkeyRegistered })
+  @ApiOperation({ summary: 'Register a passkey', operationId: 'addPasskey' })
   add(@Ctx() ctx: RequestContext, @Body() body: AddPasskeyDto): Promise<PasskeyView> {
     return this.passkeys.register(ctx, body.name.trim(), body.credential);
   }
@@ -52,6 +55,7 @@ export class PasskeysController {
   @RequireSession()
   @Get()
   @ApiOkResponse({ type: PasskeyListResponse })
+  @ApiOperation({ summary: "The account's passkeys", operationId: 'listPasskeys' })
   async list(@Ctx() ctx: RequestContext): Promise<{ items: PasskeyView[] }> {
     return { items: await this.passkeys.list(ctx) };
   }
@@ -62,6 +66,7 @@ export class PasskeysController {
   @HttpCode(204)
   @ApiNoContentResponse({ description: 'Removed' })
   @ApiNotFoundResponse({ description: ErrorText.notFound })
+  @ApiOperation({ summary: 'Remove a passkey', operationId: 'removePasskey' })
   async remove(@Ctx() ctx: RequestContext, @Param('passkeyId', ParseIdPipe) passkeyId: number): Promise<void> {
     await this.passkeys.remove(ctx, passkeyId);
   }

@@ -5,6 +5,7 @@ import {
   ApiNoContentResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
+  ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
 import type { RequestContext } from '../common/context/request-context';
@@ -33,6 +34,7 @@ export class SecondFactorController {
   @HttpCode(200)
   @ApiOkResponse({ type: TotpEnrolmentResponse, description: 'Not active until confirmed; asked again, a new secret' })
   @ApiConflictResponse({ description: ErrorText.authenticatorAppExists })
+  @ApiOperation({ summary: 'Start enrolling an authenticator app', operationId: 'enrolAuthenticator' })
   enrol(@Ctx() ctx: RequestContext): Promise<TotpEnrolmentResponse> {
     return this.app.enrol(ctx);
   }
@@ -44,6 +46,10 @@ export class SecondFactorController {
   @ApiOkResponse({ type: RecoveryCodesResponse, description: 'Active now; the recovery codes are shown this once' })
   @ApiBadRequestResponse({ description: ErrorText.invalidCode })
   @ApiConflictResponse({ description: ErrorText.noAuthenticatorAppPending })
+  @ApiOperation({
+    summary: 'Confirm the authenticator app with a code; get recovery codes',
+    operationId: 'confirmAuthenticator',
+  })
   confirm(@Ctx() ctx: RequestContext, @Body() body: TotpConfirmDto): Promise<RecoveryCodesResponse> {
     return this.app.confirm(ctx, body.code);
   }
@@ -54,6 +60,7 @@ export class SecondFactorController {
   @HttpCode(204)
   @ApiNoContentResponse({ description: 'Removed (the recovery codes too, unless a passkey is left)' })
   @ApiNotFoundResponse({ description: ErrorText.notFound })
+  @ApiOperation({ summary: 'Remove the authenticator app', operationId: 'removeAuthenticator' })
   async remove(@Ctx() ctx: RequestContext): Promise<void> {
     await this.app.remove(ctx);
   }
@@ -64,6 +71,7 @@ export class SecondFactorController {
   @HttpCode(200)
   @ApiOkResponse({ type: RecoveryCodesResponse, description: 'A new set; the old one dies' })
   @ApiConflictResponse({ description: ErrorText.setUpSecondFactorFirst })
+  @ApiOperation({ summary: 'Replace the recovery codes', operationId: 'regenerateRecoveryCodes' })
   regenerate(@Ctx() ctx: RequestContext): Promise<RecoveryCodesResponse> {
     return this.app.regenerateRecoveryCodes(ctx);
   }

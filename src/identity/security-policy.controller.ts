@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Put } from '@nestjs/common';
-import { ApiConflictResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { BrandContext } from '../common/context/request-context';
 import { BrandPathParam } from '../common/decorators/brand-path-param.decorator';
 import { BrandCtx } from '../common/decorators/ctx.decorator';
@@ -19,6 +19,7 @@ export class SecurityPolicyController {
   @RequirePermission('settings.manage')
   @Get()
   @ApiOkResponse({ type: SecurityPolicyResponse })
+  @ApiOperation({ summary: "The brand's security policy", operationId: 'getSecurityPolicy' })
   read(@BrandCtx() ctx: BrandContext): Promise<SecurityPolicyResponse> {
     return this.policy.of(ctx.brandId);
   }
@@ -28,6 +29,7 @@ export class SecurityPolicyController {
   @Put()
   @ApiOkResponse({ type: SecurityPolicyResponse })
   @ApiConflictResponse({ description: ErrorText.setUpSecondFactorFirst })
+  @ApiOperation({ summary: "Change the brand's security policy", operationId: 'setSecurityPolicy' })
   change(@BrandCtx() ctx: BrandContext, @Body() body: SecurityPolicyDto): Promise<SecurityPolicyResponse> {
     return this.policy.set(ctx, body.requireSecondFactor);
   }

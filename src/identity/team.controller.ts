@@ -1,5 +1,12 @@
 import { Body, Controller, Get, HttpCode, Param } from '@nestjs/common';
-import { ApiConflictResponse, ApiCreatedResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { BrandContext } from '../common/context/request-context';
 import { BrandPathParam } from '../common/decorators/brand-path-param.decorator';
 import { BrandCtx } from '../common/decorators/ctx.decorator';
@@ -34,6 +41,7 @@ export class TeamController {
     description: 'Mails the link to the address; a pending invitation of the same address is replaced (its link dies)',
   })
   @ApiConflictResponse({ description: ErrorText.alreadyMember })
+  @ApiOperation({ summary: 'Invite a person to the brand by e-mail', operationId: 'invite' })
   invite(@BrandCtx() ctx: BrandContext, @Body() body: InviteMemberDto): Promise<InvitationResponse> {
     return this.invitations.invite(ctx, body);
   }
@@ -41,6 +49,7 @@ export class TeamController {
   @RequirePermission('settings.manage')
   @Get('invitations')
   @ApiOkResponse({ type: InvitationListResponse })
+  @ApiOperation({ summary: "The brand's open invitations", operationId: 'listInvitations' })
   async listInvitations(@BrandCtx() ctx: BrandContext): Promise<InvitationListResponse> {
     return { items: await this.invitations.listPending(ctx) };
   }
@@ -54,6 +63,7 @@ export class TeamController {
   })
   @ApiNotFoundResponse({ description: ErrorText.notFound })
   @ApiConflictResponse({ description: ErrorText.invitationNotRevocable('accepted | replaced') })
+  @ApiOperation({ summary: 'Revoke an invitation', operationId: 'revokeInvitation' })
   revoke(
     @BrandCtx() ctx: BrandContext,
     @Param('invitationId', ParseIdPipe) invitationId: number,
@@ -64,6 +74,7 @@ export class TeamController {
   @RequirePermission('settings.manage')
   @Get('members')
   @ApiOkResponse({ type: MemberListResponse })
+  @ApiOperation({ summary: "The brand's members, their second factor and last sign-in", operationId: 'listMembers' })
   async members(@BrandCtx() ctx: BrandContext): Promise<MemberListResponse> {
     return { items: await this.memberships.members(ctx.brandId) };
   }

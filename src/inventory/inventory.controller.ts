@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { BrandContext } from '../common/context/request-context';
 import { BrandCtx } from '../common/decorators/ctx.decorator';
 import { RequirePermission } from '../common/decorators/require-permission.decorator';
@@ -17,6 +17,7 @@ export class InventoryController {
   @RequirePermission('stock.read')
   @Get('stock')
   @ApiOkResponse({ type: StockResponse })
+  @ApiOperation({ summary: "Each size's stock", operationId: 'listStock' })
   stock(@BrandCtx() ctx: BrandContext): Promise<StockResponse> {
     return this.inventory.stock(ctx);
   }
@@ -24,6 +25,7 @@ export class InventoryController {
   @RequirePermission('stock.read')
   @Get('movements')
   @ApiOkResponse({ type: MovementsResponse })
+  @ApiOperation({ summary: 'The stock ledger', operationId: 'listStockMovements' })
   movements(@BrandCtx() ctx: BrandContext, @Query() query: MovementsQueryDto): Promise<MovementsResponse> {
     return this.inventory.movements(ctx, query);
   }
@@ -31,6 +33,7 @@ export class InventoryController {
   @RequirePermission('stock.write')
   @IdempotentPost('adjustments')
   @ApiCreatedResponse({ type: AdjustmentResponse })
+  @ApiOperation({ summary: "Change sizes' stock by deltas", operationId: 'adjustStock' })
   adjust(@BrandCtx() ctx: BrandContext, @Body() body: AdjustmentDto): Promise<AdjustmentResponse> {
     return this.inventory.adjust(ctx, body);
   }

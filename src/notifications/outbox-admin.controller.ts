@@ -1,5 +1,5 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { PLATFORM_ADMIN } from '../common/context/permissions';
 import { RequirePermission } from '../common/decorators/require-permission.decorator';
 import { OutboxJobs } from '../outbox/outbox-jobs.repository';
@@ -15,6 +15,7 @@ export class OutboxAdminController {
   @RequirePermission(PLATFORM_ADMIN)
   @Get()
   @ApiOkResponse({ type: OutboxListResponse })
+  @ApiOperation({ summary: 'The follow-up jobs (superadministrator)', operationId: 'listOutbox' })
   list(@Query() query: OutboxQueryDto): Promise<OutboxListResponse> {
     return this.jobs.list(query.state, query.limit);
   }

@@ -1,5 +1,5 @@
 import { Controller, HttpCode } from '@nestjs/common';
-import { ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { RequestContext } from '../common/context/request-context';
 import { Ctx } from '../common/decorators/ctx.decorator';
 import { SignedWebhook } from '../common/decorators/signed-webhook.decorator';
@@ -19,6 +19,7 @@ export class PaymentsController {
   @HttpCode(200)
   @ApiNotFoundResponse({ description: 'No order with that number; the event is not recorded' })
   @ApiOkResponse({ type: WebhookAck, description: 'Recorded; duplicate: true for an eventId recorded before' })
+  @ApiOperation({ summary: "The bank's signed payment confirmation", operationId: 'receivePaymentEvent' })
   handle(@Ctx() ctx: RequestContext, @TolerantBody() body: PaymentEventDto): Promise<WebhookAck> {
     return this.payments.handle(ctx, body);
   }

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Put, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { BrandContext } from '../common/context/request-context';
 import { BrandPathParam } from '../common/decorators/brand-path-param.decorator';
 import { BrandCtx } from '../common/decorators/ctx.decorator';
@@ -21,6 +21,7 @@ export class PersonalDataController {
   @IdempotentPost('erasures')
   @HttpCode(200)
   @ApiOkResponse({ type: ErasureResponse })
+  @ApiOperation({ summary: "Erase a buyer's personal data", operationId: 'erasePersonalData' })
   erase(@BrandCtx() ctx: BrandContext, @Body() body: ErasureDto): Promise<ErasureResponse> {
     return this.personalData.erase(ctx, body);
   }
@@ -29,6 +30,7 @@ export class PersonalDataController {
   @RequireRecentAuthentication()
   @Get('export')
   @ApiOkResponse({ type: PersonalDataExportResponse })
+  @ApiOperation({ summary: 'What the store holds of a buyer', operationId: 'exportPersonalData' })
   export(@BrandCtx() ctx: BrandContext, @Query() query: ExportQueryDto): Promise<PersonalDataExportResponse> {
     return this.personalData.export(ctx, query);
   }
@@ -36,6 +38,7 @@ export class PersonalDataController {
   @RequirePermission('settings.manage')
   @Get('retention')
   @ApiOkResponse({ type: RetentionResponse })
+  @ApiOperation({ summary: "The brand's personal-data retention", operationId: 'getRetention' })
   retention(@BrandCtx() ctx: BrandContext): Promise<RetentionResponse> {
     return this.personalData.retention(ctx);
   }
@@ -43,6 +46,7 @@ export class PersonalDataController {
   @RequirePermission('settings.manage')
   @Put('retention')
   @ApiOkResponse({ type: RetentionResponse })
+  @ApiOperation({ summary: "Change the brand's personal-data retention", operationId: 'setRetention' })
   setRetention(@BrandCtx() ctx: BrandContext, @Body() body: RetentionDto): Promise<RetentionResponse> {
     return this.personalData.setRetention(ctx, body.days);
   }

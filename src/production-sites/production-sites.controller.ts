@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Patch } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { BrandPathParam } from '../common/decorators/brand-path-param.decorator';
 import type { BrandContext } from '../common/context/request-context';
 import { BrandCtx } from '../common/decorators/ctx.decorator';
@@ -26,6 +26,7 @@ export class ProductionSitesController {
   @RequirePermission('settings.manage')
   @IdempotentPost()
   @ApiCreatedResponse({ type: SiteResponse })
+  @ApiOperation({ summary: 'Create a production site', operationId: 'createProductionSite' })
   create(@BrandCtx() ctx: BrandContext, @Body() body: CreateProductionSiteDto): Promise<SiteResponse> {
     return this.sites.create(ctx, body);
   }
@@ -33,6 +34,7 @@ export class ProductionSitesController {
   @RequirePermission('settings.manage')
   @Get()
   @ApiOkResponse({ type: SiteListResponse })
+  @ApiOperation({ summary: "The brand's production sites", operationId: 'listProductionSites' })
   async list(@BrandCtx() ctx: BrandContext): Promise<SiteListResponse> {
     return { items: await this.sites.list(ctx) };
   }
@@ -40,6 +42,7 @@ export class ProductionSitesController {
   @RequirePermission('settings.manage')
   @Patch(':siteId')
   @ApiOkResponse({ type: SiteResponse })
+  @ApiOperation({ summary: 'Change a production site', operationId: 'updateProductionSite' })
   update(
     @BrandCtx() ctx: BrandContext,
     @Param('siteId', ParseIdPipe) siteId: number,
@@ -51,6 +54,7 @@ export class ProductionSitesController {
   @RequirePermission('settings.manage')
   @IdempotentPost(':siteId/keys')
   @ApiCreatedResponse({ type: IssuedSiteKeyResponse })
+  @ApiOperation({ summary: "Issue a site's key (shown once)", operationId: 'issueSiteKey' })
   issueKey(
     @BrandCtx() ctx: BrandContext,
     @Param('siteId', ParseIdPipe) siteId: number,
@@ -61,6 +65,7 @@ export class ProductionSitesController {
   @RequirePermission('settings.manage')
   @Get(':siteId/keys')
   @ApiOkResponse({ type: SiteKeyListResponse, description: 'Never the keys themselves' })
+  @ApiOperation({ summary: "A site's keys", operationId: 'listSiteKeys' })
   async keys(
     @BrandCtx() ctx: BrandContext,
     @Param('siteId', ParseIdPipe) siteId: number,
@@ -72,6 +77,7 @@ export class ProductionSitesController {
   @IdempotentPost(':siteId/keys/:keyId/revoke')
   @HttpCode(200)
   @ApiOkResponse({ type: SiteKeyResponse })
+  @ApiOperation({ summary: "Revoke a site's key", operationId: 'revokeSiteKey' })
   revokeKey(
     @BrandCtx() ctx: BrandContext,
     @Param('siteId', ParseIdPipe) siteId: number,

@@ -1,5 +1,5 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { BrandContext } from '../common/context/request-context';
 import { BrandPathParam } from '../common/decorators/brand-path-param.decorator';
 import { BrandCtx } from '../common/decorators/ctx.decorator';
@@ -18,6 +18,7 @@ export class RequestLogController {
   @RequirePermission('settings.manage')
   @Get('requests')
   @ApiOkResponse({ type: KeyRequestListResponse, description: "The key's failed requests of the last 30 days" })
+  @ApiOperation({ summary: "A key's failed requests", operationId: 'listKeyRequests' })
   async requests(
     @BrandCtx() ctx: BrandContext,
     @Param('keyId', ParseIdPipe) keyId: number,
@@ -29,6 +30,7 @@ export class RequestLogController {
   @RequirePermission('settings.manage')
   @Get('usage')
   @ApiOkResponse({ type: KeyUsageResponse, description: "The key's requests of the last 24 hours" })
+  @ApiOperation({ summary: "A key's 24-hour counts by status", operationId: 'getKeyUsage' })
   usage(@BrandCtx() ctx: BrandContext, @Param('keyId', ParseIdPipe) keyId: number): Promise<KeyUsageResponse> {
     return this.log.usage(ctx, keyId);
   }

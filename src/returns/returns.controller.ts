@@ -3,6 +3,7 @@ import {
   ApiConflictResponse,
   ApiCreatedResponse,
   ApiOkResponse,
+  ApiOperation,
   ApiTags,
   ApiUnprocessableEntityResponse,
 } from '@nestjs/swagger';
@@ -31,6 +32,7 @@ export class ReturnsController {
   @ApiCreatedResponse({ type: CreatedReturnResponse, description: 'Created, status requested (duplicate: false)' })
   @ApiOkResponse({ type: CreatedReturnResponse, description: 'The brand already had this externalReturnId' })
   @ApiUnprocessableEntityResponse({ description: 'A line not of the order, an order not returnable, too many units' })
+  @ApiOperation({ summary: 'Open a return of an order', operationId: 'createReturn' })
   async create(
     @BrandCtx() ctx: BrandContext,
     @Body() body: CreateReturnDto,
@@ -44,6 +46,7 @@ export class ReturnsController {
   @RequirePermission('returns.read')
   @Get()
   @ApiOkResponse({ type: ReturnListResponse })
+  @ApiOperation({ summary: "The brand's returns", operationId: 'listReturns' })
   list(@BrandCtx() ctx: BrandContext, @Query() query: ListReturnsQueryDto): Promise<ReturnListResponse> {
     return this.returns.list(ctx, query);
   }
@@ -51,6 +54,7 @@ export class ReturnsController {
   @RequirePermission('returns.read')
   @Get(':returnId')
   @ApiOkResponse({ type: ReturnResponse })
+  @ApiOperation({ summary: 'One return', operationId: 'getReturn' })
   get(@BrandCtx() ctx: BrandContext, @Param('returnId', ParseIdPipe) returnId: number): Promise<ReturnResponse> {
     return this.returns.get(ctx, returnId);
   }
@@ -60,6 +64,7 @@ export class ReturnsController {
   @HttpCode(200)
   @ApiOkResponse({ type: ReturnResponse })
   @ApiConflictResponse({ description: MOVE_CONFLICT })
+  @ApiOperation({ summary: 'Approve a return', operationId: 'approveReturn' })
   approve(@BrandCtx() ctx: BrandContext, @Param('returnId', ParseIdPipe) returnId: number): Promise<ReturnResponse> {
     return this.returns.approve(ctx, returnId);
   }
@@ -69,6 +74,7 @@ export class ReturnsController {
   @HttpCode(200)
   @ApiOkResponse({ type: ReturnResponse })
   @ApiConflictResponse({ description: MOVE_CONFLICT })
+  @ApiOperation({ summary: 'Decline a return', operationId: 'declineReturn' })
   decline(
     @BrandCtx() ctx: BrandContext,
     @Param('returnId', ParseIdPipe) returnId: number,
@@ -82,6 +88,7 @@ export class ReturnsController {
   @HttpCode(200)
   @ApiOkResponse({ type: ReturnResponse })
   @ApiConflictResponse({ description: MOVE_CONFLICT })
+  @ApiOperation({ summary: 'Cancel a return', operationId: 'cancelReturn' })
   cancel(@BrandCtx() ctx: BrandContext, @Param('returnId', ParseIdPipe) returnId: number): Promise<ReturnResponse> {
     return this.returns.cancel(ctx, returnId);
   }
@@ -91,6 +98,7 @@ export class ReturnsController {
   @HttpCode(200)
   @ApiOkResponse({ type: ReturnResponse })
   @ApiConflictResponse({ description: MOVE_CONFLICT })
+  @ApiOperation({ summary: 'Close a return', operationId: 'closeReturn' })
   close(@BrandCtx() ctx: BrandContext, @Param('returnId', ParseIdPipe) returnId: number): Promise<ReturnResponse> {
     return this.returns.close(ctx, returnId);
   }
@@ -101,6 +109,7 @@ export class ReturnsController {
   @ApiOkResponse({ type: ReturnResponse, description: 'Restocked units are back in stock (ledger reason return)' })
   @ApiConflictResponse({ description: MOVE_CONFLICT })
   @ApiUnprocessableEntityResponse({ description: 'A line not of the return, or more than is still expected' })
+  @ApiOperation({ summary: 'Receive returned units', operationId: 'receiveReturn' })
   receive(
     @BrandCtx() ctx: BrandContext,
     @Param('returnId', ParseIdPipe) returnId: number,
@@ -114,6 +123,7 @@ export class ReturnsController {
   @HttpCode(200)
   @ApiOkResponse({ type: ReturnResponse })
   @ApiConflictResponse({ description: 'Already refunded, not required, or the return was declined or canceled' })
+  @ApiOperation({ summary: 'Record a refund', operationId: 'refundReturn' })
   refund(
     @BrandCtx() ctx: BrandContext,
     @Param('returnId', ParseIdPipe) returnId: number,

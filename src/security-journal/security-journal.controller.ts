@@ -1,5 +1,5 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { PLATFORM_ADMIN } from '../common/context/permissions';
 import { RequirePermission } from '../common/decorators/require-permission.decorator';
 import { ParseIdPipe } from '../common/validation/parse-id.pipe';
@@ -15,6 +15,7 @@ export class SecurityJournalController {
   @RequirePermission('settings.manage')
   @Get('brands/:brandId/security-journal')
   @ApiOkResponse({ type: JournalListResponse })
+  @ApiOperation({ summary: "The brand's security journal, newest first", operationId: 'listBrandJournal' })
   async forBrand(
     @Param('brandId', ParseIdPipe) brandId: number,
     @Query() query: JournalQueryDto,
@@ -27,6 +28,7 @@ export class SecurityJournalController {
   @RequirePermission(PLATFORM_ADMIN)
   @Get('security-journal')
   @ApiOkResponse({ type: JournalListResponse })
+  @ApiOperation({ summary: 'The platform security journal, newest first', operationId: 'listPlatformJournal' })
   async all(@Query() query: JournalQueryDto): Promise<JournalListResponse> {
     return { items: await this.journal.list({ limit: query.limit, beforeId: query.before, types: typesOf(query) }) };
   }

@@ -4,6 +4,7 @@ import {
   ApiCreatedResponse,
   ApiNoContentResponse,
   ApiOkResponse,
+  ApiOperation,
   ApiParam,
   ApiTags,
 } from '@nestjs/swagger';
@@ -36,6 +37,10 @@ export class WebhookEndpointsController {
   @RequirePermission('settings.manage')
   @IdempotentPost()
   @ApiCreatedResponse({ type: CreatedWebhookEndpointResponse })
+  @ApiOperation({
+    summary: 'Register a webhook endpoint (its secret shown once)',
+    operationId: 'createWebhookEndpoint',
+  })
   create(
     @BrandCtx() ctx: BrandContext,
     @Body() body: CreateWebhookEndpointDto,
@@ -46,6 +51,7 @@ export class WebhookEndpointsController {
   @RequirePermission('settings.manage')
   @Get()
   @ApiOkResponse({ type: WebhookEndpointListResponse })
+  @ApiOperation({ summary: "The brand's webhook endpoints", operationId: 'listWebhookEndpoints' })
   async list(@BrandCtx() ctx: BrandContext): Promise<WebhookEndpointListResponse> {
     return { items: await this.endpoints.list(ctx) };
   }
@@ -53,6 +59,7 @@ export class WebhookEndpointsController {
   @RequirePermission('settings.manage')
   @Get(':endpointId')
   @ApiOkResponse({ type: WebhookEndpointResponse })
+  @ApiOperation({ summary: 'One webhook endpoint', operationId: 'getWebhookEndpoint' })
   get(
     @BrandCtx() ctx: BrandContext,
     @Param('endpointId', ParseIdPipe) endpointId: number,
@@ -64,6 +71,7 @@ export class WebhookEndpointsController {
   @RequireRecentAuthentication()
   @Get(':endpointId/secret')
   @ApiOkResponse({ type: WebhookSecretResponse })
+  @ApiOperation({ summary: "A webhook endpoint's signing secret", operationId: 'getWebhookSecret' })
   secret(
     @BrandCtx() ctx: BrandContext,
     @Param('endpointId', ParseIdPipe) endpointId: number,
@@ -74,6 +82,7 @@ export class WebhookEndpointsController {
   @RequirePermission('settings.manage')
   @Patch(':endpointId')
   @ApiOkResponse({ type: WebhookEndpointResponse })
+  @ApiOperation({ summary: 'Change a webhook endpoint', operationId: 'updateWebhookEndpoint' })
   update(
     @BrandCtx() ctx: BrandContext,
     @Param('endpointId', ParseIdPipe) endpointId: number,
@@ -86,6 +95,7 @@ export class WebhookEndpointsController {
   @Delete(':endpointId')
   @HttpCode(204)
   @ApiNoContentResponse({ description: 'Deleted, with its pending deliveries' })
+  @ApiOperation({ summary: 'Delete a webhook endpoint', operationId: 'deleteWebhookEndpoint' })
   delete(@BrandCtx() ctx: BrandContext, @Param('endpointId', ParseIdPipe) endpointId: number): Promise<void> {
     return this.endpoints.delete(ctx, endpointId);
   }
@@ -98,6 +108,7 @@ export class WebhookEndpointsController {
     type: WebhookSecretResponse,
     description: 'The new secret; the old one signs beside it until it expires',
   })
+  @ApiOperation({ summary: "Replace an endpoint's signing secret", operationId: 'rotateWebhookSecret' })
   rotate(
     @BrandCtx() ctx: BrandContext,
     @Param('endpointId', ParseIdPipe) endpointId: number,
@@ -110,6 +121,7 @@ export class WebhookEndpointsController {
   @IdempotentPost(':endpointId/test')
   @HttpCode(202)
   @ApiAcceptedResponse({ type: WebhookMessageRef, description: 'A webhook.test message to this endpoint only' })
+  @ApiOperation({ summary: 'Send a webhook.test message', operationId: 'sendTestWebhook' })
   test(
     @BrandCtx() ctx: BrandContext,
     @Param('endpointId', ParseIdPipe) endpointId: number,
@@ -120,6 +132,7 @@ export class WebhookEndpointsController {
   @RequirePermission('settings.manage')
   @Get(':endpointId/deliveries')
   @ApiOkResponse({ type: WebhookDeliveryListResponse })
+  @ApiOperation({ summary: "An endpoint's deliveries and their attempts", operationId: 'listWebhookDeliveries' })
   deliveries(
     @BrandCtx() ctx: BrandContext,
     @Param('endpointId', ParseIdPipe) endpointId: number,
@@ -133,6 +146,7 @@ export class WebhookEndpointsController {
   @HttpCode(202)
   @ApiParam({ name: 'messageId', example: 'msg_0123456789abcdef0123456789abcdef' })
   @ApiAcceptedResponse({ type: WebhookMessageRef, description: 'Sent again now, with the same webhook-id' })
+  @ApiOperation({ summary: 'Send a delivery again', operationId: 'retryWebhookDelivery' })
   async retry(
     @BrandCtx() ctx: BrandContext,
     @Param('endpointId', ParseIdPipe) endpointId: number,

@@ -42,6 +42,16 @@ const HEADERS: ParameterObject[] = [
  * one entry per event type, its body WebhookMessageBody with the type's data class, the classes
  * the statements build the data from; and the events API's events by the same classes.
  */
+/** How a receiver knows a message is the service's: the Standard Webhooks signature of its endpoint's secret. */
+const SIGNATURE_SCHEME = 'webhookSignature';
+const SIGNATURE = {
+  type: 'apiKey' as const,
+  in: 'header',
+  name: 'webhook-signature',
+  description:
+    'Standard Webhooks: v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>"> with the endpoint secret (whsec_…); two while a secret rotates',
+};
+
 export function describeWebhookMessages(document: OpenAPIObject): OpenAPIObject {
   const schemas = document.components?.schemas ?? {};
   const body = schemas[WebhookMessageBody.name] as SchemaObject;
@@ -63,6 +73,10 @@ export function describeWebhookMessages(document: OpenAPIObject): OpenAPIObject 
     'Sent by POST …/webhook-endpoints/:endpointId/test, to that endpoint only.',
   );
   Object.assign(document, { 'x-webhooks': messages });
+  document.components = {
+    ...document.components,
+    securitySchemes: { ...document.components?.securitySchemes, [SIGNATURE_SCHEME]: SIGNATURE },
+  };
   describeEventsByFamily(schemas);
   return document;
 }
@@ -103,6 +117,7 @@ function message(body: SchemaObject, type: string, data: abstract new () => unkn
       summary: `The ${type} message`,
       description: `A POST to the endpoint's URL, signed per Standard Webhooks. ${note}`,
       parameters: HEADERS,
+      security: [{ [SIGNATURE_SCHEME]: [] }],
       requestBody: {
         required: true,
         content: {

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Header, HttpCode, Param, Query } from '@nestjs/common';
-import { ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { BrandContext } from '../../common/context/request-context';
 import { BrandCtx } from '../../common/decorators/ctx.decorator';
 import { KeyCheckedByStatement } from '../../access-keys/statement-key/key-checked-by-statement.decorator';
@@ -24,6 +24,7 @@ export class OrdersController {
   @Get('all')
   @Header('content-type', JSON_CONTENT_TYPE)
   @ApiOkResponse({ type: OrderListResponse })
+  @ApiOperation({ summary: "The brand's orders", operationId: 'listOrders' })
   list(@BrandCtx() ctx: BrandContext, @Query() query: ListOrdersQueryDto): Promise<JsonText<OrderListResponse>> {
     return this.orders.list(ctx, query);
   }
@@ -31,6 +32,7 @@ export class OrdersController {
   @RequirePermission('orders.read')
   @Get(':orderId')
   @ApiOkResponse({ type: OrderResponse })
+  @ApiOperation({ summary: 'One order', operationId: 'getOrder' })
   get(@BrandCtx() ctx: BrandContext, @Param('orderId', ParseIdPipe) orderId: number): Promise<OrderResponse> {
     return this.orders.get(ctx, orderId);
   }
@@ -38,6 +40,7 @@ export class OrdersController {
   @RequirePermission('orders.write')
   @IdempotentPost()
   @ApiCreatedResponse({ type: PlatformOrderResponse })
+  @ApiOperation({ summary: 'Create an order by hand', operationId: 'createOrder' })
   create(@BrandCtx() ctx: BrandContext, @Body() body: PlatformOrderDto): Promise<PlatformOrderResponse> {
     return this.orders.createPlatformOrder(ctx, body);
   }
@@ -47,6 +50,7 @@ export class OrdersController {
   @HttpCode(200)
   @ApiOkResponse({ type: OrderResponse, description: 'The order, cancelled; the stock it took is back' })
   @ApiConflictResponse({ description: 'The order is not new or paid, or the carrier has (or is getting) it' })
+  @ApiOperation({ summary: 'Cancel an order', operationId: 'cancelOrder' })
   cancel(
     @BrandCtx() ctx: BrandContext,
     @Param('orderId', ParseIdPipe) orderId: number,

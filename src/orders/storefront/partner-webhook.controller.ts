@@ -1,5 +1,11 @@
 import { Controller, HttpCode, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
+import {
+  ApiCreatedResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+  ApiUnprocessableEntityResponse,
+} from '@nestjs/swagger';
 import type { HttpReply } from '../../common/context/http-types';
 import type { BrandContext } from '../../common/context/request-context';
 import { BrandCtx } from '../../common/decorators/ctx.decorator';
@@ -31,6 +37,7 @@ export class PartnerWebhookController {
     description: 'A repeat (duplicate: true): the first order, bodyMismatch: true if the body differed',
   })
   @ApiUnprocessableEntityResponse({ description: 'An item matches no product or size; nothing is created' })
+  @ApiOperation({ summary: "A storefront's order (the storefront webhook)", operationId: 'acceptStorefrontOrder' })
   async accept(
     @BrandCtx() ctx: BrandContext,
     @TolerantBody() body: PartnerOrderDto,
@@ -52,6 +59,7 @@ export class PartnerWebhookController {
     type: PartnerPreflightResponse,
     description: 'What the webhook would do with this body now: its matching, prices and totals; nothing is written',
   })
+  @ApiOperation({ summary: 'Check a storefront order without writing it', operationId: 'preflightStorefrontOrder' })
   check(@BrandCtx() ctx: BrandContext, @TolerantBody() body: PartnerOrderDto): Promise<PartnerPreflightResponse> {
     return this.preflight.check(ctx, body);
   }
