@@ -60,7 +60,8 @@ const EXPORTED = {
     'passwords.service.ts',
   ],
   inventory: ['inventory.service.ts'],
-  idempotency: ['idempotent-post.decorator.ts', 'read-only-post.decorator.ts'],
+  // The replays' part of the OpenAPI document, which setup-app builds.
+  idempotency: ['idempotent-post.decorator.ts', 'read-only-post.decorator.ts', 'idempotency.openapi.ts'],
   'access-keys': [
     'key-checks.ts',
     // What a key looks like and its fingerprint: the request log identifies keys the guards never saw.

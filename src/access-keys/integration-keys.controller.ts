@@ -1,10 +1,10 @@
-import { Body, Controller, Get, HttpCode, Param, Patch } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Patch } from '@nestjs/common';
+import { IdParam } from '../common/decorators/id-param.decorator';
 import { ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { BrandPathParam } from '../common/decorators/brand-path-param.decorator';
 import type { BrandContext } from '../common/context/request-context';
 import { BrandCtx } from '../common/decorators/ctx.decorator';
 import { RequirePermission, RequireRecentAuthentication } from '../common/decorators/require-permission.decorator';
-import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import {
   IssueIntegrationKeyDto,
   RollIntegrationKeyDto,
@@ -46,7 +46,7 @@ export class IntegrationKeysController {
   @HttpCode(200)
   @ApiOkResponse({ type: IntegrationKeyResponse })
   @ApiOperation({ summary: 'Revoke an integration key', operationId: 'revokeIntegrationKey' })
-  revoke(@BrandCtx() ctx: BrandContext, @Param('keyId', ParseIdPipe) keyId: number): Promise<IntegrationKeyResponse> {
+  revoke(@BrandCtx() ctx: BrandContext, @IdParam('keyId') keyId: number): Promise<IntegrationKeyResponse> {
     return this.keys.revoke(ctx, keyId);
   }
 
@@ -54,7 +54,7 @@ export class IntegrationKeysController {
   @Get(':keyId')
   @ApiOkResponse({ type: IntegrationKeyResponse })
   @ApiOperation({ summary: 'One integration key', operationId: 'getIntegrationKey' })
-  get(@BrandCtx() ctx: BrandContext, @Param('keyId', ParseIdPipe) keyId: number): Promise<IntegrationKeyResponse> {
+  get(@BrandCtx() ctx: BrandContext, @IdParam('keyId') keyId: number): Promise<IntegrationKeyResponse> {
     return this.keys.get(ctx, keyId);
   }
 
@@ -64,7 +64,7 @@ export class IntegrationKeysController {
   @ApiOperation({ summary: "Change a key's name, permissions or addresses", operationId: 'updateIntegrationKey' })
   update(
     @BrandCtx() ctx: BrandContext,
-    @Param('keyId', ParseIdPipe) keyId: number,
+    @IdParam('keyId') keyId: number,
     @Body() body: UpdateIntegrationKeyDto,
   ): Promise<IntegrationKeyResponse> {
     return this.keys.update(ctx, keyId, body);
@@ -81,7 +81,7 @@ export class IntegrationKeysController {
   @ApiOperation({ summary: 'Replace a key, the old one valid for a while', operationId: 'rollIntegrationKey' })
   roll(
     @BrandCtx() ctx: BrandContext,
-    @Param('keyId', ParseIdPipe) keyId: number,
+    @IdParam('keyId') keyId: number,
     @Body() body: RollIntegrationKeyDto,
   ): Promise<IssuedIntegrationKeyResponse> {
     return this.keys.roll(ctx, keyId, body.oldKeyExpiresAt);

@@ -1,4 +1,5 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Query, StreamableFile, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Patch, Query, StreamableFile, UseInterceptors } from '@nestjs/common';
+import { IdParam } from '../common/decorators/id-param.decorator';
 import {
   ApiBody,
   ApiConflictResponse,
@@ -20,7 +21,6 @@ import { ImportQueryDto, ImportResponse } from './dto/catalog-import.dto';
 import type { BrandContext } from '../common/context/request-context';
 import { BrandCtx } from '../common/decorators/ctx.decorator';
 import { RequirePermission } from '../common/decorators/require-permission.decorator';
-import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { CatalogService } from './catalog.service';
 import { CreateProductDto } from './dto/create-product.dto';
 import { UpdateProductDto } from './dto/update-product.dto';
@@ -102,7 +102,7 @@ export class CatalogController {
   @Get(':productId')
   @ApiOkResponse({ type: ProductResponse })
   @ApiOperation({ summary: 'One product', operationId: 'getProduct' })
-  get(@BrandCtx() ctx: BrandContext, @Param('productId', ParseIdPipe) productId: number): Promise<ProductResponse> {
+  get(@BrandCtx() ctx: BrandContext, @IdParam('productId') productId: number): Promise<ProductResponse> {
     return this.catalog.get(ctx, productId);
   }
 
@@ -112,7 +112,7 @@ export class CatalogController {
   @ApiOperation({ summary: 'Change a product or its sizes', operationId: 'updateProduct' })
   update(
     @BrandCtx() ctx: BrandContext,
-    @Param('productId', ParseIdPipe) productId: number,
+    @IdParam('productId') productId: number,
     @Body() body: UpdateProductDto,
   ): Promise<ProductResponse> {
     return this.catalog.update(ctx, productId, body);

@@ -1,4 +1,6 @@
-import { Controller, Get, Param, Query, Req } from '@nestjs/common';
+import { Controller, Get, Query, Req } from '@nestjs/common';
+import { IdParam } from '../common/decorators/id-param.decorator';
+import { SAFE_INT_MAX } from '../common/validation/integer-text';
 import {
   ApiBadRequestResponse,
   ApiNotFoundResponse,
@@ -53,7 +55,10 @@ export class EventsController {
   @ApiOkResponse({ type: EventResponse })
   @ApiNotFoundResponse({ description: ErrorText.notFound })
   @ApiOperation({ summary: 'One event', operationId: 'getEvent' })
-  get(@BrandCtx() ctx: BrandContext, @Param('eventId', EventIdPipe) eventId: number): Promise<EventResponse> {
+  get(
+    @BrandCtx() ctx: BrandContext,
+    @IdParam('eventId', EventIdPipe, SAFE_INT_MAX) eventId: number,
+  ): Promise<EventResponse> {
     return this.events.get(ctx, eventId);
   }
 }

@@ -1,5 +1,8 @@
 import { applyDecorators, Post, UseInterceptors } from '@nestjs/common';
+import { ApiHeader } from '@nestjs/swagger';
 import { IdempotencyInterceptor } from './idempotency.interceptor';
+
+export const IDEMPOTENCY_KEY_PARAMETER = 'Idempotency-Key';
 
 /**
  * `@Post` with Idempotency-Key (contract §11: any POST a key makes may carry one). Bound per
@@ -8,4 +11,14 @@ import { IdempotencyInterceptor } from './idempotency.interceptor';
  * test/idempotency-keys.e2e-spec.ts holds every POST route to it.
  */
 export const IdempotentPost = (path?: string): MethodDecorator =>
-  applyDecorators(Post(path), UseInterceptors(IdempotencyInterceptor));
+  applyDecorators(
+    Post(path),
+    UseInterceptors(IdempotencyInterceptor),
+    ApiHeader({
+      name: IDEMPOTENCY_KEY_PARAMETER,
+      required: false,
+      description:
+        'Any unique text per intended change: a retry with the same key and body gets the first answer again (24 hours); another body, 422',
+      schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
+    }),
+  );

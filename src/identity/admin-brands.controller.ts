@@ -1,8 +1,8 @@
-import { Body, Controller, Get, Param, Put } from '@nestjs/common';
+import { Body, Controller, Get, Put } from '@nestjs/common';
+import { IdParam } from '../common/decorators/id-param.decorator';
 import { ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { PLATFORM_ADMIN } from '../common/context/permissions';
 import { RequirePermission } from '../common/decorators/require-permission.decorator';
-import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { BrandsService } from './brands.service';
 import { CreateBrandDto } from './dto/create-brand.dto';
 import { PutMembershipDto } from './dto/put-membership.dto';
@@ -50,8 +50,8 @@ export class AdminBrandsController {
   @ApiOperation({ summary: "Set a member's permissions in the brand", operationId: 'setMember' })
   putMember(
     @Ctx() ctx: RequestContext,
-    @Param('brandId', ParseIdPipe) brandId: number,
-    @Param('userId', ParseIdPipe) userId: number,
+    @IdParam('brandId') brandId: number,
+    @IdParam('userId') userId: number,
     @Body() body: PutMembershipDto,
   ): Promise<MembershipResponse> {
     return this.memberships.put(ctx, brandId, userId, body.permissions);

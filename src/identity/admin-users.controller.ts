@@ -1,8 +1,8 @@
-import { Body, Controller, Get, Param, Patch } from '@nestjs/common';
+import { Body, Controller, Get, Patch } from '@nestjs/common';
+import { IdParam } from '../common/decorators/id-param.decorator';
 import { ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { PLATFORM_ADMIN } from '../common/context/permissions';
 import { RequirePermission } from '../common/decorators/require-permission.decorator';
-import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { CreateUserDto } from './dto/create-user.dto';
 import { UpdateUserDto } from './dto/update-user.dto';
 import { UsersService } from './users.service';
@@ -36,7 +36,7 @@ export class AdminUsersController {
   @ApiConflictResponse({ description: 'The last active superadministrator cannot be removed' })
   @ApiOkResponse({ type: UserResponse })
   @ApiOperation({ summary: 'Change an account (superadministrator)', operationId: 'updateUser' })
-  update(@Param('userId', ParseIdPipe) userId: number, @Body() body: UpdateUserDto): Promise<UserResponse> {
+  update(@IdParam('userId') userId: number, @Body() body: UpdateUserDto): Promise<UserResponse> {
     return this.users.update(userId, body);
   }
 }

@@ -1,4 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Param } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode } from '@nestjs/common';
+import { IdParam } from '../common/decorators/id-param.decorator';
 import {
   ApiBadRequestResponse,
   ApiConflictResponse,
@@ -17,7 +18,6 @@ import {
   RequireSession,
 } from '../common/decorators/require-permission.decorator';
 import { ErrorText } from '../common/errors/error-texts';
-import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { IdempotentPost } from '../idempotency/idempotent-post.decorator';
 import { AddPasskeyDto } from './dto/second-factor.dto';
 import { PasskeyEntry, PasskeyListResponse } from './dto/second-factor.responses';
@@ -67,7 +67,7 @@ export class PasskeysController {
   @ApiNoContentResponse({ description: 'Removed' })
   @ApiNotFoundResponse({ description: ErrorText.notFound })
   @ApiOperation({ summary: 'Remove a passkey', operationId: 'removePasskey' })
-  async remove(@Ctx() ctx: RequestContext, @Param('passkeyId', ParseIdPipe) passkeyId: number): Promise<void> {
+  async remove(@Ctx() ctx: RequestContext, @IdParam('passkeyId') passkeyId: number): Promise<void> {
     await this.passkeys.remove(ctx, passkeyId);
   }
 }

@@ -1,4 +1,5 @@
-import { Body, Controller, Get, HttpCode, Param } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode } from '@nestjs/common';
+import { IdParam } from '../common/decorators/id-param.decorator';
 import {
   ApiConflictResponse,
   ApiCreatedResponse,
@@ -12,7 +13,6 @@ import { BrandPathParam } from '../common/decorators/brand-path-param.decorator'
 import { BrandCtx } from '../common/decorators/ctx.decorator';
 import { RequirePermission, RequireRecentAuthentication } from '../common/decorators/require-permission.decorator';
 import { ErrorText } from '../common/errors/error-texts';
-import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { IdempotentPost } from '../idempotency/idempotent-post.decorator';
 import { InviteMemberDto } from './dto/invitation.dto';
 import { InvitationListResponse, InvitationResponse, MemberListResponse } from './dto/team.responses';
@@ -64,10 +64,7 @@ export class TeamController {
   @ApiNotFoundResponse({ description: ErrorText.notFound })
   @ApiConflictResponse({ description: ErrorText.invitationNotRevocable('accepted | replaced') })
   @ApiOperation({ summary: 'Revoke an invitation', operationId: 'revokeInvitation' })
-  revoke(
-    @BrandCtx() ctx: BrandContext,
-    @Param('invitationId', ParseIdPipe) invitationId: number,
-  ): Promise<InvitationResponse> {
+  revoke(@BrandCtx() ctx: BrandContext, @IdParam('invitationId') invitationId: number): Promise<InvitationResponse> {
     return this.invitations.revoke(ctx, invitationId);
   }
 

@@ -1,10 +1,10 @@
-import { Body, Controller, Get, HttpCode, Param, Patch } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Patch } from '@nestjs/common';
+import { IdParam } from '../common/decorators/id-param.decorator';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { BrandPathParam } from '../common/decorators/brand-path-param.decorator';
 import type { BrandContext } from '../common/context/request-context';
 import { BrandCtx } from '../common/decorators/ctx.decorator';
 import { RequirePermission } from '../common/decorators/require-permission.decorator';
-import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { CreateProductionSiteDto } from './dto/create-production-site.dto';
 import { UpdateProductionSiteDto } from './dto/update-production-site.dto';
 import { ProductionSitesService } from './production-sites.service';
@@ -45,7 +45,7 @@ export class ProductionSitesController {
   @ApiOperation({ summary: 'Change a production site', operationId: 'updateProductionSite' })
   update(
     @BrandCtx() ctx: BrandContext,
-    @Param('siteId', ParseIdPipe) siteId: number,
+    @IdParam('siteId') siteId: number,
     @Body() body: UpdateProductionSiteDto,
   ): Promise<SiteResponse> {
     return this.sites.update(ctx, siteId, body);
@@ -55,10 +55,7 @@ export class ProductionSitesController {
   @IdempotentPost(':siteId/keys')
   @ApiCreatedResponse({ type: IssuedSiteKeyResponse })
   @ApiOperation({ summary: "Issue a site's key (shown once)", operationId: 'issueSiteKey' })
-  issueKey(
-    @BrandCtx() ctx: BrandContext,
-    @Param('siteId', ParseIdPipe) siteId: number,
-  ): Promise<IssuedSiteKeyResponse> {
+  issueKey(@BrandCtx() ctx: BrandContext, @IdParam('siteId') siteId: number): Promise<IssuedSiteKeyResponse> {
     return this.sites.issueKey(ctx, siteId);
   }
 
@@ -66,10 +63,7 @@ export class ProductionSitesController {
   @Get(':siteId/keys')
   @ApiOkResponse({ type: SiteKeyListResponse, description: 'Never the keys themselves' })
   @ApiOperation({ summary: "A site's keys", operationId: 'listSiteKeys' })
-  async keys(
-    @BrandCtx() ctx: BrandContext,
-    @Param('siteId', ParseIdPipe) siteId: number,
-  ): Promise<SiteKeyListResponse> {
+  async keys(@BrandCtx() ctx: BrandContext, @IdParam('siteId') siteId: number): Promise<SiteKeyListResponse> {
     return { items: await this.sites.keysOf(ctx, siteId) };
   }
 
@@ -80,8 +74,8 @@ export class ProductionSitesController {
   @ApiOperation({ summary: "Revoke a site's key", operationId: 'revokeSiteKey' })
   revokeKey(
     @BrandCtx() ctx: BrandContext,
-    @Param('siteId', ParseIdPipe) siteId: number,
-    @Param('keyId', ParseIdPipe) keyId: number,
+    @IdParam('siteId') siteId: number,
+    @IdParam('keyId') keyId: number,
   ): Promise<SiteKeyResponse> {
     return this.sites.revokeKey(ctx, siteId, keyId);
   }

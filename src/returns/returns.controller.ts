@@ -1,4 +1,5 @@
-import { Body, Controller, Get, HttpCode, Param, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Query, Res } from '@nestjs/common';
+import { IdParam } from '../common/decorators/id-param.decorator';
 import {
   ApiConflictResponse,
   ApiCreatedResponse,
@@ -11,7 +12,6 @@ import type { HttpReply } from '../common/context/http-types';
 import type { BrandContext } from '../common/context/request-context';
 import { BrandCtx } from '../common/decorators/ctx.decorator';
 import { RequirePermission } from '../common/decorators/require-permission.decorator';
-import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { CreateReturnDto } from './dto/create-return.dto';
 import { ListReturnsQueryDto } from './dto/list-returns-query.dto';
 import { DeclineReturnDto, ReceiveReturnDto, RefundReturnDto } from './dto/return-actions.dto';
@@ -55,7 +55,7 @@ export class ReturnsController {
   @Get(':returnId')
   @ApiOkResponse({ type: ReturnResponse })
   @ApiOperation({ summary: 'One return', operationId: 'getReturn' })
-  get(@BrandCtx() ctx: BrandContext, @Param('returnId', ParseIdPipe) returnId: number): Promise<ReturnResponse> {
+  get(@BrandCtx() ctx: BrandContext, @IdParam('returnId') returnId: number): Promise<ReturnResponse> {
     return this.returns.get(ctx, returnId);
   }
 
@@ -65,7 +65,7 @@ export class ReturnsController {
   @ApiOkResponse({ type: ReturnResponse })
   @ApiConflictResponse({ description: MOVE_CONFLICT })
   @ApiOperation({ summary: 'Approve a return', operationId: 'approveReturn' })
-  approve(@BrandCtx() ctx: BrandContext, @Param('returnId', ParseIdPipe) returnId: number): Promise<ReturnResponse> {
+  approve(@BrandCtx() ctx: BrandContext, @IdParam('returnId') returnId: number): Promise<ReturnResponse> {
     return this.returns.approve(ctx, returnId);
   }
 
@@ -77,7 +77,7 @@ export class ReturnsController {
   @ApiOperation({ summary: 'Decline a return', operationId: 'declineReturn' })
   decline(
     @BrandCtx() ctx: BrandContext,
-    @Param('returnId', ParseIdPipe) returnId: number,
+    @IdParam('returnId') returnId: number,
     @Body() body: DeclineReturnDto,
   ): Promise<ReturnResponse> {
     return this.returns.decline(ctx, returnId, body.reasonNote);
@@ -89,7 +89,7 @@ export class ReturnsController {
   @ApiOkResponse({ type: ReturnResponse })
   @ApiConflictResponse({ description: MOVE_CONFLICT })
   @ApiOperation({ summary: 'Cancel a return', operationId: 'cancelReturn' })
-  cancel(@BrandCtx() ctx: BrandContext, @Param('returnId', ParseIdPipe) returnId: number): Promise<ReturnResponse> {
+  cancel(@BrandCtx() ctx: BrandContext, @IdParam('returnId') returnId: number): Promise<ReturnResponse> {
     return this.returns.cancel(ctx, returnId);
   }
 
@@ -99,7 +99,7 @@ export class ReturnsController {
   @ApiOkResponse({ type: ReturnResponse })
   @ApiConflictResponse({ description: MOVE_CONFLICT })
   @ApiOperation({ summary: 'Close a return', operationId: 'closeReturn' })
-  close(@BrandCtx() ctx: BrandContext, @Param('returnId', ParseIdPipe) returnId: number): Promise<ReturnResponse> {
+  close(@BrandCtx() ctx: BrandContext, @IdParam('returnId') returnId: number): Promise<ReturnResponse> {
     return this.returns.close(ctx, returnId);
   }
 
@@ -112,7 +112,7 @@ export class ReturnsController {
   @ApiOperation({ summary: 'Receive returned units', operationId: 'receiveReturn' })
   receive(
     @BrandCtx() ctx: BrandContext,
-    @Param('returnId', ParseIdPipe) returnId: number,
+    @IdParam('returnId') returnId: number,
     @Body() body: ReceiveReturnDto,
   ): Promise<ReturnResponse> {
     return this.returns.receive(ctx, returnId, body);
@@ -126,7 +126,7 @@ export class ReturnsController {
   @ApiOperation({ summary: 'Record a refund', operationId: 'refundReturn' })
   refund(
     @BrandCtx() ctx: BrandContext,
-    @Param('returnId', ParseIdPipe) returnId: number,
+    @IdParam('returnId') returnId: number,
     @Body() body: RefundReturnDto,
   ): Promise<ReturnResponse> {
     return this.returns.refund(ctx, returnId, body.refundKopeks);

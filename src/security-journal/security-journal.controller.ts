@@ -1,8 +1,8 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Controller, Get, Query } from '@nestjs/common';
+import { IdParam } from '../common/decorators/id-param.decorator';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { PLATFORM_ADMIN } from '../common/context/permissions';
 import { RequirePermission } from '../common/decorators/require-permission.decorator';
-import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { JournalQueryDto } from './dto/journal-query.dto';
 import { SecurityJournal } from './security-journal.service';
 import { JournalListResponse } from './dto/journal.responses';
@@ -16,10 +16,7 @@ export class SecurityJournalController {
   @Get('brands/:brandId/security-journal')
   @ApiOkResponse({ type: JournalListResponse })
   @ApiOperation({ summary: "The brand's security journal, newest first", operationId: 'listBrandJournal' })
-  async forBrand(
-    @Param('brandId', ParseIdPipe) brandId: number,
-    @Query() query: JournalQueryDto,
-  ): Promise<JournalListResponse> {
+  async forBrand(@IdParam('brandId') brandId: number, @Query() query: JournalQueryDto): Promise<JournalListResponse> {
     return {
       items: await this.journal.list({ brandId, limit: query.limit, beforeId: query.before, types: typesOf(query) }),
     };

@@ -1,4 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Query } from '@nestjs/common';
+import { IdParam } from '../common/decorators/id-param.decorator';
 import {
   ApiAcceptedResponse,
   ApiCreatedResponse,
@@ -12,7 +13,6 @@ import type { BrandContext } from '../common/context/request-context';
 import { BrandPathParam } from '../common/decorators/brand-path-param.decorator';
 import { BrandCtx } from '../common/decorators/ctx.decorator';
 import { RequirePermission, RequireRecentAuthentication } from '../common/decorators/require-permission.decorator';
-import { ParseIdPipe } from '../common/validation/parse-id.pipe';
 import { DeliveriesQueryDto } from './dto/deliveries-query.dto';
 import { CreateWebhookEndpointDto, RotateSecretDto, UpdateWebhookEndpointDto } from './dto/webhook-endpoint.dto';
 import {
@@ -60,10 +60,7 @@ export class WebhookEndpointsController {
   @Get(':endpointId')
   @ApiOkResponse({ type: WebhookEndpointResponse })
   @ApiOperation({ summary: 'One webhook endpoint', operationId: 'getWebhookEndpoint' })
-  get(
-    @BrandCtx() ctx: BrandContext,
-    @Param('endpointId', ParseIdPipe) endpointId: number,
-  ): Promise<WebhookEndpointResponse> {
+  get(@BrandCtx() ctx: BrandContext, @IdParam('endpointId') endpointId: number): Promise<WebhookEndpointResponse> {
     return this.endpoints.get(ctx, endpointId);
   }
 
@@ -72,10 +69,7 @@ export class WebhookEndpointsController {
   @Get(':endpointId/secret')
   @ApiOkResponse({ type: WebhookSecretResponse })
   @ApiOperation({ summary: "A webhook endpoint's signing secret", operationId: 'getWebhookSecret' })
-  secret(
-    @BrandCtx() ctx: BrandContext,
-    @Param('endpointId', ParseIdPipe) endpointId: number,
-  ): Promise<WebhookSecretResponse> {
+  secret(@BrandCtx() ctx: BrandContext, @IdParam('endpointId') endpointId: number): Promise<WebhookSecretResponse> {
     return this.endpoints.secret(ctx, endpointId);
   }
 
@@ -85,7 +79,7 @@ export class WebhookEndpointsController {
   @ApiOperation({ summary: 'Change a webhook endpoint', operationId: 'updateWebhookEndpoint' })
   update(
     @BrandCtx() ctx: BrandContext,
-    @Param('endpointId', ParseIdPipe) endpointId: number,
+    @IdParam('endpointId') endpointId: number,
     @Body() body: UpdateWebhookEndpointDto,
   ): Promise<WebhookEndpointResponse> {
     return this.endpoints.update(ctx, endpointId, body);
@@ -96,7 +90,7 @@ export class WebhookEndpointsController {
   @HttpCode(204)
   @ApiNoContentResponse({ description: 'Deleted, with its pending deliveries' })
   @ApiOperation({ summary: 'Delete a webhook endpoint', operationId: 'deleteWebhookEndpoint' })
-  delete(@BrandCtx() ctx: BrandContext, @Param('endpointId', ParseIdPipe) endpointId: number): Promise<void> {
+  delete(@BrandCtx() ctx: BrandContext, @IdParam('endpointId') endpointId: number): Promise<void> {
     return this.endpoints.delete(ctx, endpointId);
   }
 
@@ -111,7 +105,7 @@ export class WebhookEndpointsController {
   @ApiOperation({ summary: "Replace an endpoint's signing secret", operationId: 'rotateWebhookSecret' })
   rotate(
     @BrandCtx() ctx: BrandContext,
-    @Param('endpointId', ParseIdPipe) endpointId: number,
+    @IdParam('endpointId') endpointId: number,
     @Body() body: RotateSecretDto,
   ): Promise<WebhookSecretResponse> {
     return this.endpoints.rotate(ctx, endpointId, body.oldSecretExpiresInSeconds);
@@ -122,10 +116,7 @@ export class WebhookEndpointsController {
   @HttpCode(202)
   @ApiAcceptedResponse({ type: WebhookMessageRef, description: 'A webhook.test message to this endpoint only' })
   @ApiOperation({ summary: 'Send a webhook.test message', operationId: 'sendTestWebhook' })
-  test(
-    @BrandCtx() ctx: BrandContext,
-    @Param('endpointId', ParseIdPipe) endpointId: number,
-  ): Promise<WebhookMessageRef> {
+  test(@BrandCtx() ctx: BrandContext, @IdParam('endpointId') endpointId: number): Promise<WebhookMessageRef> {
     return this.endpoints.sendTest(ctx, endpointId);
   }
 
@@ -135,7 +126,7 @@ export class WebhookEndpointsController {
   @ApiOperation({ summary: "An endpoint's deliveries and their attempts", operationId: 'listWebhookDeliveries' })
   deliveries(
     @BrandCtx() ctx: BrandContext,
-    @Param('endpointId', ParseIdPipe) endpointId: number,
+    @IdParam('endpointId') endpointId: number,
     @Query() query: DeliveriesQueryDto,
   ): Promise<WebhookDeliveryListResponse> {
     return this.endpoints.deliveriesOf(ctx, endpointId, query);
@@ -149,7 +140,7 @@ export class WebhookEndpointsController {
   @ApiOperation({ summary: 'Send a delivery again', operationId: 'retryWebhookDelivery' })
   async retry(
     @BrandCtx() ctx: BrandContext,
-    @Param('endpointId', ParseIdPipe) endpointId: number,
+    @IdParam('endpointId') endpointId: number,
     @Param('messageId', MessageIdPipe) messageId: string,
   ): Promise<WebhookMessageRef> {
     await this.endpoints.retry(ctx, endpointId, messageId);

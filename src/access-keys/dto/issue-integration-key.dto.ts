@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsISO8601, IsString, MaxLength, MinLength } from 'class-validator';
-import { BRAND_PERMISSIONS, type BrandPermission } from '../../common/context/permissions';
+import { BRAND_PERMISSIONS, SETTINGS_MANAGE, type BrandPermission } from '../../common/context/permissions';
 import { OptionalNotNull } from '../../common/validation/field-decorators';
 import { AllowedIps } from './allowed-ips.decorator';
 
@@ -12,9 +12,10 @@ export class IssueIntegrationKeyDto {
   name: string;
 
   @ApiPropertyOptional({
-    enum: BRAND_PERMISSIONS,
+    // settings.manage passes the check below only to be refused by its own text (no key holds it).
+    enum: BRAND_PERMISSIONS.filter((p) => p !== SETTINGS_MANAGE),
     isArray: true,
-    description: 'Either this (non-empty) or fullAccess: true',
+    description: 'Either this (non-empty) or fullAccess: true, not both',
   })
   @OptionalNotNull()
   @IsArray()

@@ -1,11 +1,11 @@
-import { Body, Controller, Get, Header, HttpCode, Param, Query } from '@nestjs/common';
+import { Body, Controller, Get, Header, HttpCode, Query } from '@nestjs/common';
+import { IdParam } from '../../common/decorators/id-param.decorator';
 import { ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { BrandContext } from '../../common/context/request-context';
 import { BrandCtx } from '../../common/decorators/ctx.decorator';
 import { KeyCheckedByStatement } from '../../access-keys/statement-key/key-checked-by-statement.decorator';
 import { RequirePermission } from '../../common/decorators/require-permission.decorator';
 import { JSON_CONTENT_TYPE, type JsonText } from '../../common/http/json-text';
-import { ParseIdPipe } from '../../common/validation/parse-id.pipe';
 import { CancelOrderDto } from '../dto/cancel-order.dto';
 import { ListOrdersQueryDto } from '../dto/list-orders-query.dto';
 import { PlatformOrderDto } from '../dto/platform-order.dto';
@@ -33,7 +33,7 @@ export class OrdersController {
   @Get(':orderId')
   @ApiOkResponse({ type: OrderResponse })
   @ApiOperation({ summary: 'One order', operationId: 'getOrder' })
-  get(@BrandCtx() ctx: BrandContext, @Param('orderId', ParseIdPipe) orderId: number): Promise<OrderResponse> {
+  get(@BrandCtx() ctx: BrandContext, @IdParam('orderId') orderId: number): Promise<OrderResponse> {
     return this.orders.get(ctx, orderId);
   }
 
@@ -53,7 +53,7 @@ export class OrdersController {
   @ApiOperation({ summary: 'Cancel an order', operationId: 'cancelOrder' })
   cancel(
     @BrandCtx() ctx: BrandContext,
-    @Param('orderId', ParseIdPipe) orderId: number,
+    @IdParam('orderId') orderId: number,
     @Body() body: CancelOrderDto,
   ): Promise<OrderResponse> {
     return this.orders.cancel(ctx, orderId, body.reason?.trim() || null);

@@ -75,6 +75,8 @@ export class PartnerOrderDto extends OrderContactsDto {
 
   @ApiPropertyOptional({
     description: 'An RFC 3339 date-time with its offset; absent or anything else: the moment the webhook is received',
+    // Any value is taken (a storefront posts its whole form); a date-time is the one that counts.
+    anyOf: [{ type: 'string', format: 'date-time' }, {}],
   })
   @OptionalNotNull()
   orderDate?: unknown;

@@ -1,0 +1,28 @@
+import type { OpenAPIObject } from '@nestjs/swagger';
+import { IDEMPOTENCY_KEY_PARAMETER } from './idempotent-post.decorator';
+
+type Operation = {
+  parameters?: Array<{ name?: string; in?: string }>;
+  responses?: Record<string, { headers?: object }>;
+};
+
+/** `Idempotent-Replayed: true` on the 2xx answers of every route that takes an Idempotency-Key (contract §11). */
+export function describeIdempotentReplays(document: OpenAPIObject): OpenAPIObject {
+  for (const item of Object.values(document.paths)) {
+    for (const operation of Object.values(item) as Operation[]) {
+      const keyed = operation?.parameters?.some((p) => p.in === 'header' && p.name === IDEMPOTENCY_KEY_PARAMETER);
+      if (!keyed || !operation.responses) continue;
+      for (const [status, response] of Object.entries(operation.responses)) {
+        if (!status.startsWith('2') || '$ref' in response) continue;
+        response.headers = {
+          ...response.headers,
+          'Idempotent-Replayed': {
+            description: 'true when this is the stored answer of an earlier request with the same Idempotency-Key',
+            schema: { type: 'string', enum: ['true'] },
+          },
+        };
+      }
+    }
+  }
+  return document;
+}
