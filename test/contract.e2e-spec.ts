@@ -5,6 +5,7 @@ import { describeAccessMatrix } from './contract/access-matrix';
 import { describeHostileInput } from './contract/hostile-input';
 import { describeOpenApiFuzz } from './contract/openapi-fuzz';
 import { describeOpenApiGeneratorFit } from './contract/openapi-generator-fit';
+import { describeOpenApiDataChecks } from './contract/openapi-data-checks';
 import { CONTRACT_PUBLIC_URL, describeOpenApiResponses } from './contract/openapi-responses';
 
 /**
@@ -37,5 +38,6 @@ describeOpenApiResponses(shared, () => carrierUrl);
 describeHostileInput(shared);
 describeOpenApiFuzz(shared);
 describeOpenApiGeneratorFit(shared);
+describeOpenApiDataChecks(shared);
 // Last: it logs its callers out.
 describeAccessMatrix(shared);
