@@ -1,6 +1,6 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -72,7 +72,9 @@ describe('the client package from its tarball', () => {
     run('mkdir', ['-p', project], folder);
     writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'storefront', private: true }));
     // The registry's packages as this machine's cache holds them: the same the repository installed.
-    const typescript = require('typescript/package.json') as { version: string };
+    const typescript = JSON.parse(
+      readFileSync(path.join(__dirname, '../node_modules/typescript/package.json'), 'utf8'),
+    ) as { version: string };
     run(
       'npm',
       ['install', '--prefer-offline', path.join(folder, tarball), `typescript@${typescript.version}`],
