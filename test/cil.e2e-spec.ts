@@ -113,6 +113,24 @@ describe('the cil command', () => {
     expect(await second.exited).toBe(0);
   });
 
+  it('retries a failed forward (1 s, doubling, 5 times), then exits naming the event', async () => {
+    receiver.answer('/down', 500);
+    const listen = cil(['listen', '--url', baseUrl, '--forward-to', receiver.url('/down'), '--types', 'product.*']);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const created = await product();
+    const started = Date.now();
+    expect(await listen.exited).toBe(1);
+    // 1 + 2 + 4 + 8 + 16 s between the six tries.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(31_000);
+    expect(receiver.at('/down')).toHaveLength(6);
+    const [event] = receiver.at('/down').map((m) => m.headers['webhook-id']);
+    expect(event).toMatch(/^msg_cil_\d+$/);
+    expect(listen.err()).toBe(
+      `cil: event ${String(event).slice('msg_cil_'.length)} (product.created) could not be forwarded to ${receiver.url('/down')}: 500, 5 retries\n`,
+    );
+    expect(created.status).toBe(201);
+  });
+
   it('tails the events as JSON lines, forwarding nothing', async () => {
     const tail = cil(['tail', '--url', baseUrl, '--types', 'product.*']);
     await new Promise((resolve) => setTimeout(resolve, 1500));

@@ -1856,7 +1856,15 @@ export interface components {
              *     ]
              */
             allowedIps?: string[] | null;
-        };
+        } & ({
+            permissions: unknown[];
+            /** @enum {boolean} */
+            fullAccess?: false;
+        } | {
+            /** @enum {boolean} */
+            fullAccess: true;
+            permissions?: unknown[];
+        });
         KeyAuthor: {
             id: number;
             email: string;

@@ -2,8 +2,22 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsISO8601, IsString, MaxLength, MinLength } from 'class-validator';
 import { BRAND_PERMISSIONS, SETTINGS_MANAGE, type BrandPermission } from '../../common/context/permissions';
 import { OptionalNotNull } from '../../common/validation/field-decorators';
+import { SchemaRule } from '../../common/validation/validation-rules-schemas';
 import { AllowedIps } from './allowed-ips.decorator';
 
+/** A key holds listed permissions or full access, never both, never neither (the service's validateGrant). */
+@SchemaRule({
+  oneOf: [
+    {
+      required: ['permissions'],
+      properties: { permissions: { type: 'array', minItems: 1 }, fullAccess: { type: 'boolean', enum: [false] } },
+    },
+    {
+      required: ['fullAccess'],
+      properties: { fullAccess: { type: 'boolean', enum: [true] }, permissions: { type: 'array', maxItems: 0 } },
+    },
+  ],
+})
 export class IssueIntegrationKeyDto {
   @ApiProperty({ description: 'The integration name, recorded in the journal', example: 'Storefront (Tilda)' })
   @IsString()

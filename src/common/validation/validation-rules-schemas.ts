@@ -55,6 +55,21 @@ const RULES: Record<string, Rule> = {
   isRfc3339DateTime: (s) => asString(s, 'date-time'),
 };
 
+/** What DTO classes add to their schema as a whole (SchemaRule): rules across fields. */
+const CLASS_RULES = new Map<abstract new () => unknown, Partial<SchemaObject>>();
+
+/**
+ * A rule across a DTO's fields that the service enforces and OpenAPI can say, such as a oneOf
+ * between two ways of asking: added to the class's schema as is (describeValidationRules).
+ */
+export const SchemaRule =
+  (rule: Partial<SchemaObject>): ClassDecorator =>
+  (target) =>
+    void CLASS_RULES.set(target as unknown as abstract new () => unknown, {
+      ...CLASS_RULES.get(target as never),
+      ...rule,
+    });
+
 /** The schema a rule applies to: the property's, or its items' for a rule on each element. */
 function targetOf(property: SchemaObject, meta: ValidationMetadata): SchemaObject | undefined {
   if (!meta.each) return property;
@@ -67,7 +82,8 @@ function targetOf(property: SchemaObject, meta: ValidationMetadata): SchemaObjec
  * class-validator's metadata holds them (contract §20: a client generated from the document
  * sends what the service takes): integer types, bounds, lengths, sizes, enums, patterns and
  * formats, on each DTO's schema by its class name. What Nest's ApiProperty said is kept unless a
- * rule is stricter. Query parameters come from QueryInt and the DTO's own ApiProperty.
+ * rule is stricter; then each class's SchemaRule. Query parameters come from QueryInt and the
+ * DTO's own ApiProperty.
  */
 export function describeValidationRules(document: OpenAPIObject): OpenAPIObject {
   const schemas = document.components?.schemas ?? {};
@@ -85,6 +101,10 @@ export function describeValidationRules(document: OpenAPIObject): OpenAPIObject 
       const applied = targetOf(property, meta);
       if (applied) rule(applied, meta.constraints ?? []);
     }
+  }
+  for (const [target, rule] of CLASS_RULES) {
+    const schema = schemas[target.name];
+    if (schema && !('$ref' in schema)) Object.assign(schema, rule);
   }
   return document;
 }
