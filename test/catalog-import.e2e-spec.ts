@@ -174,10 +174,8 @@ describe('catalog import and export over HTTP', () => {
     const blanks = csv(['article,name,priceKopeks', ...lines(5_000).flatMap((line) => [line, ''])]);
     expect((await send(blanks, { key, dryRun: true }).expect(200)).body.created).toBe(5_000);
     expect((await send(`${blanks}\n`, { key, dryRun: true }).expect(413)).body.error).toBe(ErrorText.payloadTooLarge);
-    // 5 MiB of line ends is refused as soon as the 10 001st is read, not parsed whole.
-    const started = performance.now();
+    // 5 MiB of line ends is refused (the parser stops at the 10 001st: catalog-csv.spec.ts; no timing here).
     await send(`article,name,priceKopeks\n${'\n'.repeat(5_242_000)}`, { key, dryRun: true }).expect(413);
-    expect(performance.now() - started).toBeLessThan(5_000);
     const json = await request(http())
       .post('/catalog/products')
       .set(key.headers)

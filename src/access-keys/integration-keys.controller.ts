@@ -61,7 +61,10 @@ export class IntegrationKeysController {
   @RequirePermission('settings.manage')
   @Patch(':keyId')
   @ApiOkResponse({ type: IntegrationKeyResponse, description: 'The name and the allowlist; permissions stay fixed' })
-  @ApiOperation({ summary: "Change a key's name, permissions or addresses", operationId: 'updateIntegrationKey' })
+  @ApiOperation({
+    summary: "Change a key's name or the addresses it may be used from",
+    operationId: 'updateIntegrationKey',
+  })
   update(
     @BrandCtx() ctx: BrandContext,
     @IdParam('keyId') keyId: number,

@@ -2,7 +2,7 @@ import { BeforeApplicationShutdown, Injectable, OnModuleDestroy } from '@nestjs/
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EventsCommitted } from '../domain-events/events-committed';
 
-/** After a commit was heard and nothing was readable: an older transaction may hold the horizon. */
+/** After a commit was heard and nothing was readable (an older transaction may hold the horizon): how often to read again. */
 export const RECHECK_MS = 1_000;
 /** With nothing heard: a notification lost with the listening connection costs at most this. */
 export const FALLBACK_MS = 5_000;
@@ -56,8 +56,11 @@ export class EventWaits implements BeforeApplicationShutdown, OnModuleDestroy {
     while (!this.stopping && !abandoned.aborted) {
       const left = deadline - Date.now();
       if (left <= 0) break;
-      heard =
+      // Once a commit was heard and read nothing, an older transaction holds the horizon: read
+      // every RECHECK_MS until it lets the event through, however long it holds.
+      const woke: boolean =
         this.heardCount !== seen || (await this.sleep(Math.min(left, heard ? RECHECK_MS : FALLBACK_MS), abandoned));
+      heard ||= woke;
       if (this.stopping || abandoned.aborted) break;
       const gap = lastRead + READ_GAP_MS - Date.now();
       if (gap > 0) await sleep(gap);

@@ -18,7 +18,7 @@ export const IdempotentPost = (path?: string): MethodDecorator =>
       name: IDEMPOTENCY_KEY_PARAMETER,
       required: false,
       description:
-        'Any unique text per intended change: a retry with the same key and body gets the first answer again (24 hours); another body, 422',
+        'With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422',
       schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
     }),
   );

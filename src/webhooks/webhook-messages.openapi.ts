@@ -37,11 +37,6 @@ const HEADERS: ParameterObject[] = [
   },
 ];
 
-/**
- * The messages the service sends (contract §10, §16) as `x-webhooks` (an OpenAPI 3.0 document):
- * one entry per event type, its body WebhookMessageBody with the type's data class, the classes
- * the statements build the data from; and the events API's events by the same classes.
- */
 /** How a receiver knows a message is the service's: the Standard Webhooks signature of its endpoint's secret. */
 const SIGNATURE_SCHEME = 'webhookSignature';
 const SIGNATURE = {
@@ -49,9 +44,14 @@ const SIGNATURE = {
   in: 'header',
   name: 'webhook-signature',
   description:
-    'Standard Webhooks: v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>"> with the endpoint secret (whsec_…); two while a secret rotates',
+    'Standard Webhooks: v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>"> with the endpoint secret (whsec_…); several, space-separated, while a secret rotates',
 };
 
+/**
+ * The messages the service sends (contract §10, §16) as `x-webhooks` (an OpenAPI 3.0 document):
+ * one entry per event type, its body WebhookMessageBody with the type's data class, the classes
+ * the statements build the data from; and the events API's events by the same classes.
+ */
 export function describeWebhookMessages(document: OpenAPIObject): OpenAPIObject {
   const schemas = document.components?.schemas ?? {};
   const body = schemas[WebhookMessageBody.name] as SchemaObject;

@@ -113,7 +113,8 @@ describe('long polls on the events API across instances', () => {
       await holder.query('SELECT pg_current_xact_id()');
       const waiting = timed(list(reader, readerCtx, { after: cursor, waitSeconds: 20 }));
       const made = await order();
-      await new Promise((resolve) => setTimeout(resolve, 700));
+      // Longer than one recheck: the wait goes on reading until the holder ends.
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
       await holder.query('COMMIT');
       const endedAt = Date.now();
       const { value: page, endedAt: answeredAt } = await waiting;

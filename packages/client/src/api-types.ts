@@ -620,7 +620,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Change a key's name, permissions or addresses */
+        /** Change a key's name or the addresses it may be used from */
         patch: operations["updateIntegrationKey"];
         trace?: never;
     };
@@ -1842,10 +1842,7 @@ export interface components {
             permissions?: ("orders.read" | "orders.write" | "orders.create_partner" | "products.read" | "products.write" | "stock.read" | "stock.write" | "returns.read" | "returns.write")[];
             /** @description Every permission within the store except settings.manage */
             fullAccess?: boolean;
-            /**
-             * Format: date-time
-             * @description ISO 8601, in the future; without it the key never expires
-             */
+            /** @description ISO 8601, in the future; without it the key never expires */
             expiresAt?: string;
             /**
              * @description IPv4 or IPv6 addresses or CIDR blocks the key may be used from; null or absent: any
@@ -1937,10 +1934,7 @@ export interface components {
             allowedIps?: string[] | null;
         };
         RollIntegrationKeyDto: {
-            /**
-             * Format: date-time
-             * @description Until when the old key keeps working: ISO 8601, at most 7 days ahead, not after its own expiry. Default: now
-             */
+            /** @description Until when the old key keeps working: ISO 8601, at most 7 days ahead, not after its own expiry. Default: now */
             oldKeyExpiresAt?: string;
         };
         SizeDto: {
@@ -2515,10 +2509,7 @@ export interface components {
             amountKopeks: number;
             /** @enum {string} */
             status: "succeeded" | "failed";
-            /**
-             * Format: date-time
-             * @example 2026-11-22T10:00:00Z
-             */
+            /** @example 2026-11-22T10:00:00Z */
             paidAt: string;
         };
         WebhookAck: {
@@ -2537,10 +2528,7 @@ export interface components {
             trackingNumber?: string;
             /** @enum {string} */
             status: "registered" | "accepted" | "in_transit" | "arrived" | "delivered" | "not_delivered" | "returned";
-            /**
-             * Format: date-time
-             * @example 2026-11-22T10:00:00Z
-             */
+            /** @example 2026-11-22T10:00:00Z */
             occurredAt: string;
         };
         OutboxCounts: {
@@ -3084,10 +3072,7 @@ export interface operations {
     logIn: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Any unique text per intended change: a retry with the same key and body gets the first answer again (24 hours); another body, 422 */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -3101,8 +3086,6 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description true when this is the stored answer of an earlier request with the same Idempotency-Key */
-                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3145,10 +3128,7 @@ export interface operations {
     getLoginPasskeyOptions: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Any unique text per intended change: a retry with the same key and body gets the first answer again (24 hours); another body, 422 */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -3162,8 +3142,6 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description true when this is the stored answer of an earlier request with the same Idempotency-Key */
-                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3195,10 +3173,7 @@ export interface operations {
     completeLogin: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Any unique text per intended change: a retry with the same key and body gets the first answer again (24 hours); another body, 422 */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -3212,8 +3187,6 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description true when this is the stored answer of an earlier request with the same Idempotency-Key */
-                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3257,7 +3230,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any unique text per intended change: a retry with the same key and body gets the first answer again (24 hours); another body, 422 */
+                /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -3377,7 +3350,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any unique text per intended change: a retry with the same key and body gets the first answer again (24 hours); another body, 422 */
+                /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -3442,10 +3415,7 @@ export interface operations {
     requestPasswordReset: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Any unique text per intended change: a retry with the same key and body gets the first answer again (24 hours); another body, 422 */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -3459,8 +3429,6 @@ export interface operations {
             202: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description true when this is the stored answer of an earlier request with the same Idempotency-Key */
-                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3482,10 +3450,7 @@ export interface operations {
     resetPassword: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Any unique text per intended change: a retry with the same key and body gets the first answer again (24 hours); another body, 422 */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path: {
                 token: string;
             };
@@ -3501,8 +3466,6 @@ export interface operations {
             204: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description true when this is the stored answer of an earlier request with the same Idempotency-Key */
-                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3533,7 +3496,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any unique text per intended change: a retry with the same key and body gets the first answer again (24 hours); another body, 422 */
+                /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -3619,7 +3582,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any unique text per intended change: a retry with the same key and body gets the first answer again (24 hours); another body, 422 */
+                /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -3753,7 +3716,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any unique text per intended change: a retry with the same key and body gets the first answer again (24 hours); another body, 422 */
+                /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -4009,7 +3972,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any unique text per intended change: a retry with the same key and body gets the first answer again (24 hours); another body, 422 */
+                /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -4222,7 +4185,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any unique text per intended change: a retry with the same key and body gets the first answer again (24 hours); another body, 422 */
+                /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -4439,7 +4402,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any unique text per intended change: a retry with the same key and body gets the first answer again (24 hours); another body, 422 */
+                /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -4526,7 +4489,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any unique text per intended change: a retry with the same key and body gets the first answer again (24 hours); another body, 422 */
+                /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -4721,10 +4684,7 @@ export interface operations {
     acceptInvitation: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Any unique text per intended change: a retry with the same key and body gets the first answer again (24 hours); another body, 422 */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path: {
                 /** @description The token of the invitation's link (`csh_inv_…`), as the mail gave it */
                 token: string;
@@ -4741,8 +4701,6 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description true when this is the stored answer of an earlier request with the same Idempotency-Key */
-                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4795,7 +4753,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any unique text per intended change: a retry with the same key and body gets the first answer again (24 hours); another body, 422 */
+                /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -4948,7 +4906,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any unique text per intended change: a retry with the same key and body gets the first answer again (24 hours); another body, 422 */
+                /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -5044,7 +5002,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any unique text per intended change: a retry with the same key and body gets the first answer again (24 hours); another body, 422 */
+                /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -5124,7 +5082,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any unique text per intended change: a retry with the same key and body gets the first answer again (24 hours); another body, 422 */
+                /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -5250,7 +5208,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any unique text per intended change: a retry with the same key and body gets the first answer again (24 hours); another body, 422 */
+                /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -5623,7 +5581,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any unique text per intended change: a retry with the same key and body gets the first answer again (24 hours); another body, 422 */
+                /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -5697,7 +5655,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any unique text per intended change: a retry with the same key and body gets the first answer again (24 hours); another body, 422 */
+                /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -5893,7 +5851,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any unique text per intended change: a retry with the same key and body gets the first answer again (24 hours); another body, 422 */
+                /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -6039,7 +5997,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any unique text per intended change: a retry with the same key and body gets the first answer again (24 hours); another body, 422 */
+                /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -6180,7 +6138,7 @@ export interface operations {
                 dryRun?: "true" | "false";
             };
             header?: {
-                /** @description Any unique text per intended change: a retry with the same key and body gets the first answer again (24 hours); another body, 422 */
+                /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -6541,7 +6499,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any unique text per intended change: a retry with the same key and body gets the first answer again (24 hours); another body, 422 */
+                /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -6669,7 +6627,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any unique text per intended change: a retry with the same key and body gets the first answer again (24 hours); another body, 422 */
+                /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -6868,7 +6826,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any unique text per intended change: a retry with the same key and body gets the first answer again (24 hours); another body, 422 */
+                /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -6935,7 +6893,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any unique text per intended change: a retry with the same key and body gets the first answer again (24 hours); another body, 422 */
+                /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -7141,7 +7099,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any unique text per intended change: a retry with the same key and body gets the first answer again (24 hours); another body, 422 */
+                /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -7335,7 +7293,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any unique text per intended change: a retry with the same key and body gets the first answer again (24 hours); another body, 422 */
+                /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -7402,7 +7360,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any unique text per intended change: a retry with the same key and body gets the first answer again (24 hours); another body, 422 */
+                /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -7484,7 +7442,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any unique text per intended change: a retry with the same key and body gets the first answer again (24 hours); another body, 422 */
+                /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -7705,7 +7663,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any unique text per intended change: a retry with the same key and body gets the first answer again (24 hours); another body, 422 */
+                /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -7859,7 +7817,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any unique text per intended change: a retry with the same key and body gets the first answer again (24 hours); another body, 422 */
+                /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -7936,7 +7894,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any unique text per intended change: a retry with the same key and body gets the first answer again (24 hours); another body, 422 */
+                /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -8017,7 +7975,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any unique text per intended change: a retry with the same key and body gets the first answer again (24 hours); another body, 422 */
+                /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -8094,7 +8052,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any unique text per intended change: a retry with the same key and body gets the first answer again (24 hours); another body, 422 */
+                /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -8171,7 +8129,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any unique text per intended change: a retry with the same key and body gets the first answer again (24 hours); another body, 422 */
+                /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -8265,7 +8223,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any unique text per intended change: a retry with the same key and body gets the first answer again (24 hours); another body, 422 */
+                /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -8345,10 +8303,7 @@ export interface operations {
     receivePaymentEvent: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Any unique text per intended change: a retry with the same key and body gets the first answer again (24 hours); another body, 422 */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -8362,8 +8317,6 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description true when this is the stored answer of an earlier request with the same Idempotency-Key */
-                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8405,10 +8358,7 @@ export interface operations {
     receiveCarrierEvent: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Any unique text per intended change: a retry with the same key and body gets the first answer again (24 hours); another body, 422 */
-                "Idempotency-Key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
@@ -8422,8 +8372,6 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description true when this is the stored answer of an earlier request with the same Idempotency-Key */
-                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8588,7 +8536,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any unique text per intended change: a retry with the same key and body gets the first answer again (24 hours); another body, 422 */
+                /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -8913,7 +8861,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any unique text per intended change: a retry with the same key and body gets the first answer again (24 hours); another body, 422 */
+                /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -8989,7 +8937,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any unique text per intended change: a retry with the same key and body gets the first answer again (24 hours); another body, 422 */
+                /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -9124,7 +9072,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any unique text per intended change: a retry with the same key and body gets the first answer again (24 hours); another body, 422 */
+                /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -9356,7 +9304,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Any unique text per intended change: a retry with the same key and body gets the first answer again (24 hours); another body, 422 */
+                /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
             };
             path: {

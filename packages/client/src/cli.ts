@@ -51,8 +51,11 @@ function options() {
   };
 }
 
+/** What the cursor file holds: the position and the types it counts. */
+type Saved = EventPosition & { types?: string[] };
+
 /** The position kept in the cursor file, or none when there is no file yet. */
-function readPosition(file: string | undefined): EventPosition | undefined {
+function readPosition(file: string | undefined, types: string[] | undefined): EventPosition | undefined {
   if (!file) return undefined;
   let text: string;
   try {
@@ -60,13 +63,16 @@ function readPosition(file: string | undefined): EventPosition | undefined {
   } catch {
     return undefined;
   }
-  const position = JSON.parse(text) as EventPosition;
+  const position = JSON.parse(text) as Saved;
   if (typeof position.skip !== 'number') fail(`${file} holds no cursor cil wrote`);
-  return position;
+  // A position counts events of the types it was read with: another filter would skip or repeat some.
+  if ((position.types ?? []).join(',') !== (types ?? []).join(','))
+    fail(`${file} was written for --types ${position.types?.join(',') || '(all)'}: start with those, or another file`);
+  return { after: position.after, skip: position.skip };
 }
 
 /** Written whole or not at all: a kill mid-write leaves the previous position. */
-function savePosition(file: string, position: EventPosition): void {
+function savePosition(file: string, position: Saved): void {
   writeFileSync(`${file}.tmp`, JSON.stringify(position));
   renameSync(`${file}.tmp`, file);
 }
@@ -130,7 +136,9 @@ function progress(): (event: IteratedEvent) => void {
 async function main(): Promise<void> {
   const o = options();
   const api = createClient({ baseUrl: o.url, apiKey: o.key, retries: 2, backoffMs: 500 });
-  const start = readPosition(o.cursorFile) ?? (await positionNow(api, o.types));
+  const start = readPosition(o.cursorFile, o.types) ?? (await positionNow(api, o.types));
+  // On standard error, so scripts and tests know the events from here on are followed.
+  process.stderr.write(`cil: following ${o.types?.join(',') ?? 'every event type'} from ${o.url}\n`);
   // Stopped between two events, at once; while forwarding one, once its position is saved.
   let forwarding = false;
   let stopping = false;
@@ -148,8 +156,8 @@ async function main(): Promise<void> {
     if (signer) {
       forwarding = true;
       const status = await forward(event, o.forwardTo, signer);
+      if (o.cursorFile) savePosition(o.cursorFile, { ...event.position, types: o.types });
       process.stdout.write(`${event.occurredAt} ${event.type} ${event.id} → ${status}\n`);
-      if (o.cursorFile) savePosition(o.cursorFile, event.position);
       forwarding = false;
       if (stopping) process.exit(0);
       tick(event);

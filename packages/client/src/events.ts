@@ -48,5 +48,8 @@ export async function* followEvents(
     }
     after = page.nextCursor;
     skip = 0;
+    // Without a wait the service answers an empty page at once: pause rather than ask again at once.
+    if (page.items.length === 0 && (options.waitSeconds ?? 30) === 0)
+      await new Promise((resolve) => setTimeout(resolve, 1000));
   }
 }

@@ -37,9 +37,13 @@ export class WaitingSlots {
   /** A slot for `key` held at most `seconds`, or null when the key has every one taken. */
   async take(key: string, seconds: number): Promise<WaitingSlot | null> {
     if (this.storage instanceof ThrottlerStorageRedisService) {
+      const set = `${this.prefix}:waiting:${key}`;
+      const member = randomUUID();
       try {
-        return await this.takeShared(this.storage, `${this.prefix}:waiting:${key}`, seconds);
+        return await this.takeShared(this.storage, set, member, seconds);
       } catch (error) {
+        // The slot may have been added before Redis failed to answer: it must not hold a place.
+        void this.storage.redis.zrem(set, member).catch(() => undefined);
         this.logger.warn(`waiting slots counted on this instance alone: ${(error as Error).message}`);
       }
     }
@@ -49,9 +53,9 @@ export class WaitingSlots {
   private async takeShared(
     storage: ThrottlerStorageRedisService,
     set: string,
+    member: string,
     seconds: number,
   ): Promise<WaitingSlot | null> {
-    const member = randomUUID();
     const now = Date.now();
     // A slot lapses a little after its wait would end: the answer is written by then.
     const lapses = now + (seconds + 5) * 1000;
