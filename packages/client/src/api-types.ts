@@ -2900,7 +2900,10 @@ export interface operations {
     checkHealth: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2948,7 +2951,10 @@ export interface operations {
                 /** @description Only entries of these types, comma-separated */
                 type?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+            };
             path: {
                 brandId: number;
             };
@@ -3014,7 +3020,12 @@ export interface operations {
                 /** @description Only entries of these types, comma-separated */
                 type?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With a session: the brand it acts in (default its first); a key acts in its own brand and ignores it */
+                "X-Brand-Id"?: number;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3072,7 +3083,10 @@ export interface operations {
     logIn: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3128,7 +3142,10 @@ export interface operations {
     getLoginPasskeyOptions: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3173,7 +3190,10 @@ export interface operations {
     completeLogin: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3232,6 +3252,12 @@ export interface operations {
             header?: {
                 /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With a session: the brand it acts in (default its first); a key acts in its own brand and ignores it */
+                "X-Brand-Id"?: number;
+                /** @description With the session cookie (not with Authorization): the session's csrfToken, or 403 */
+                "X-CSRF-Token"?: string;
             };
             path?: never;
             cookie?: never;
@@ -3291,7 +3317,12 @@ export interface operations {
     getMe: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With a session: the brand it acts in (default its first); a key acts in its own brand and ignores it */
+                "X-Brand-Id"?: number;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3352,6 +3383,12 @@ export interface operations {
             header?: {
                 /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With a session: the brand it acts in (default its first); a key acts in its own brand and ignores it */
+                "X-Brand-Id"?: number;
+                /** @description With the session cookie (not with Authorization): the session's csrfToken, or 403 */
+                "X-CSRF-Token"?: string;
             };
             path?: never;
             cookie?: never;
@@ -3415,7 +3452,10 @@ export interface operations {
     requestPasswordReset: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3450,7 +3490,10 @@ export interface operations {
     resetPassword: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+            };
             path: {
                 token: string;
             };
@@ -3498,6 +3541,12 @@ export interface operations {
             header?: {
                 /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With a session: the brand it acts in (default its first); a key acts in its own brand and ignores it */
+                "X-Brand-Id"?: number;
+                /** @description With the session cookie (not with Authorization): the session's csrfToken, or 403 */
+                "X-CSRF-Token"?: string;
             };
             path?: never;
             cookie?: never;
@@ -3584,6 +3633,12 @@ export interface operations {
             header?: {
                 /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With a session: the brand it acts in (default its first); a key acts in its own brand and ignores it */
+                "X-Brand-Id"?: number;
+                /** @description With the session cookie (not with Authorization): the session's csrfToken, or 403 */
+                "X-CSRF-Token"?: string;
             };
             path?: never;
             cookie?: never;
@@ -3657,7 +3712,12 @@ export interface operations {
     listSessions: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With a session: the brand it acts in (default its first); a key acts in its own brand and ignores it */
+                "X-Brand-Id"?: number;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3718,6 +3778,12 @@ export interface operations {
             header?: {
                 /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With a session: the brand it acts in (default its first); a key acts in its own brand and ignores it */
+                "X-Brand-Id"?: number;
+                /** @description With the session cookie (not with Authorization): the session's csrfToken, or 403 */
+                "X-CSRF-Token"?: string;
             };
             path?: never;
             cookie?: never;
@@ -3777,7 +3843,14 @@ export interface operations {
     endSession: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With a session: the brand it acts in (default its first); a key acts in its own brand and ignores it */
+                "X-Brand-Id"?: number;
+                /** @description With the session cookie (not with Authorization): the session's csrfToken, or 403 */
+                "X-CSRF-Token"?: string;
+            };
             path: {
                 sessionId: string;
             };
@@ -3854,7 +3927,12 @@ export interface operations {
                 /** @description Only entries of these types, comma-separated */
                 type?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With a session: the brand it acts in (default its first); a key acts in its own brand and ignores it */
+                "X-Brand-Id"?: number;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3913,7 +3991,12 @@ export interface operations {
     listUsers: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With a session: the brand it acts in (default its first); a key acts in its own brand and ignores it */
+                "X-Brand-Id"?: number;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3974,6 +4057,12 @@ export interface operations {
             header?: {
                 /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With a session: the brand it acts in (default its first); a key acts in its own brand and ignores it */
+                "X-Brand-Id"?: number;
+                /** @description With the session cookie (not with Authorization): the session's csrfToken, or 403 */
+                "X-CSRF-Token"?: string;
             };
             path?: never;
             cookie?: never;
@@ -4050,7 +4139,14 @@ export interface operations {
     updateUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With a session: the brand it acts in (default its first); a key acts in its own brand and ignores it */
+                "X-Brand-Id"?: number;
+                /** @description With the session cookie (not with Authorization): the session's csrfToken, or 403 */
+                "X-CSRF-Token"?: string;
+            };
             path: {
                 userId: number;
             };
@@ -4126,7 +4222,12 @@ export interface operations {
     listBrands: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With a session: the brand it acts in (default its first); a key acts in its own brand and ignores it */
+                "X-Brand-Id"?: number;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4187,6 +4288,12 @@ export interface operations {
             header?: {
                 /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With a session: the brand it acts in (default its first); a key acts in its own brand and ignores it */
+                "X-Brand-Id"?: number;
+                /** @description With the session cookie (not with Authorization): the session's csrfToken, or 403 */
+                "X-CSRF-Token"?: string;
             };
             path?: never;
             cookie?: never;
@@ -4263,7 +4370,12 @@ export interface operations {
     setMember: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With the session cookie (not with Authorization): the session's csrfToken, or 403 */
+                "X-CSRF-Token"?: string;
+            };
             path: {
                 brandId: number;
                 userId: number;
@@ -4340,7 +4452,10 @@ export interface operations {
     listInvitations: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+            };
             path: {
                 /** @description The brand the request acts in; it decides the brand, X-Brand-Id is ignored */
                 brandId: number;
@@ -4404,6 +4519,10 @@ export interface operations {
             header?: {
                 /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With the session cookie (not with Authorization): the session's csrfToken, or 403 */
+                "X-CSRF-Token"?: string;
             };
             path: {
                 /** @description The brand the request acts in; it decides the brand, X-Brand-Id is ignored */
@@ -4491,6 +4610,10 @@ export interface operations {
             header?: {
                 /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With the session cookie (not with Authorization): the session's csrfToken, or 403 */
+                "X-CSRF-Token"?: string;
             };
             path: {
                 invitationId: number;
@@ -4580,7 +4703,10 @@ export interface operations {
     listMembers: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+            };
             path: {
                 /** @description The brand the request acts in; it decides the brand, X-Brand-Id is ignored */
                 brandId: number;
@@ -4641,7 +4767,10 @@ export interface operations {
     getInvitation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+            };
             path: {
                 /** @description The token of the invitation's link (`csh_inv_…`), as the mail gave it */
                 token: string;
@@ -4684,7 +4813,10 @@ export interface operations {
     acceptInvitation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+            };
             path: {
                 /** @description The token of the invitation's link (`csh_inv_…`), as the mail gave it */
                 token: string;
@@ -4755,6 +4887,12 @@ export interface operations {
             header?: {
                 /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With a session: the brand it acts in (default its first); a key acts in its own brand and ignores it */
+                "X-Brand-Id"?: number;
+                /** @description With the session cookie (not with Authorization): the session's csrfToken, or 403 */
+                "X-CSRF-Token"?: string;
             };
             path?: never;
             cookie?: never;
@@ -4832,7 +4970,14 @@ export interface operations {
     removeAuthenticator: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With a session: the brand it acts in (default its first); a key acts in its own brand and ignores it */
+                "X-Brand-Id"?: number;
+                /** @description With the session cookie (not with Authorization): the session's csrfToken, or 403 */
+                "X-CSRF-Token"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4908,6 +5053,12 @@ export interface operations {
             header?: {
                 /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With a session: the brand it acts in (default its first); a key acts in its own brand and ignores it */
+                "X-Brand-Id"?: number;
+                /** @description With the session cookie (not with Authorization): the session's csrfToken, or 403 */
+                "X-CSRF-Token"?: string;
             };
             path?: never;
             cookie?: never;
@@ -5004,6 +5155,12 @@ export interface operations {
             header?: {
                 /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With a session: the brand it acts in (default its first); a key acts in its own brand and ignores it */
+                "X-Brand-Id"?: number;
+                /** @description With the session cookie (not with Authorization): the session's csrfToken, or 403 */
+                "X-CSRF-Token"?: string;
             };
             path?: never;
             cookie?: never;
@@ -5084,6 +5241,12 @@ export interface operations {
             header?: {
                 /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With a session: the brand it acts in (default its first); a key acts in its own brand and ignores it */
+                "X-Brand-Id"?: number;
+                /** @description With the session cookie (not with Authorization): the session's csrfToken, or 403 */
+                "X-CSRF-Token"?: string;
             };
             path?: never;
             cookie?: never;
@@ -5149,7 +5312,12 @@ export interface operations {
     listPasskeys: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With a session: the brand it acts in (default its first); a key acts in its own brand and ignores it */
+                "X-Brand-Id"?: number;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5210,6 +5378,12 @@ export interface operations {
             header?: {
                 /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With a session: the brand it acts in (default its first); a key acts in its own brand and ignores it */
+                "X-Brand-Id"?: number;
+                /** @description With the session cookie (not with Authorization): the session's csrfToken, or 403 */
+                "X-CSRF-Token"?: string;
             };
             path?: never;
             cookie?: never;
@@ -5302,7 +5476,14 @@ export interface operations {
     removePasskey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With a session: the brand it acts in (default its first); a key acts in its own brand and ignores it */
+                "X-Brand-Id"?: number;
+                /** @description With the session cookie (not with Authorization): the session's csrfToken, or 403 */
+                "X-CSRF-Token"?: string;
+            };
             path: {
                 passkeyId: number;
             };
@@ -5377,7 +5558,10 @@ export interface operations {
     getSecurityPolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+            };
             path: {
                 /** @description The brand the request acts in; it decides the brand, X-Brand-Id is ignored */
                 brandId: number;
@@ -5438,7 +5622,12 @@ export interface operations {
     setSecurityPolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With the session cookie (not with Authorization): the session's csrfToken, or 403 */
+                "X-CSRF-Token"?: string;
+            };
             path: {
                 /** @description The brand the request acts in; it decides the brand, X-Brand-Id is ignored */
                 brandId: number;
@@ -5519,7 +5708,10 @@ export interface operations {
     listIntegrationKeys: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+            };
             path: {
                 /** @description The brand the request acts in; it decides the brand, X-Brand-Id is ignored */
                 brandId: number;
@@ -5583,6 +5775,10 @@ export interface operations {
             header?: {
                 /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With the session cookie (not with Authorization): the session's csrfToken, or 403 */
+                "X-CSRF-Token"?: string;
             };
             path: {
                 /** @description The brand the request acts in; it decides the brand, X-Brand-Id is ignored */
@@ -5657,6 +5853,10 @@ export interface operations {
             header?: {
                 /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With the session cookie (not with Authorization): the session's csrfToken, or 403 */
+                "X-CSRF-Token"?: string;
             };
             path: {
                 keyId: number;
@@ -5721,7 +5921,10 @@ export interface operations {
     getIntegrationKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+            };
             path: {
                 keyId: number;
                 /** @description The brand the request acts in; it decides the brand, X-Brand-Id is ignored */
@@ -5783,7 +5986,12 @@ export interface operations {
     updateIntegrationKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With the session cookie (not with Authorization): the session's csrfToken, or 403 */
+                "X-CSRF-Token"?: string;
+            };
             path: {
                 keyId: number;
                 /** @description The brand the request acts in; it decides the brand, X-Brand-Id is ignored */
@@ -5853,6 +6061,10 @@ export interface operations {
             header?: {
                 /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With the session cookie (not with Authorization): the session's csrfToken, or 403 */
+                "X-CSRF-Token"?: string;
             };
             path: {
                 keyId: number;
@@ -5938,7 +6150,12 @@ export interface operations {
     listProducts: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With a session: the brand it acts in (default its first); a key acts in its own brand and ignores it */
+                "X-Brand-Id"?: number;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5999,6 +6216,12 @@ export interface operations {
             header?: {
                 /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With a session: the brand it acts in (default its first); a key acts in its own brand and ignores it */
+                "X-Brand-Id"?: number;
+                /** @description With the session cookie (not with Authorization): the session's csrfToken, or 403 */
+                "X-CSRF-Token"?: string;
             };
             path?: never;
             cookie?: never;
@@ -6075,7 +6298,12 @@ export interface operations {
     exportProducts: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With a session: the brand it acts in (default its first); a key acts in its own brand and ignores it */
+                "X-Brand-Id"?: number;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6140,6 +6368,12 @@ export interface operations {
             header?: {
                 /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With a session: the brand it acts in (default its first); a key acts in its own brand and ignores it */
+                "X-Brand-Id"?: number;
+                /** @description With the session cookie (not with Authorization): the session's csrfToken, or 403 */
+                "X-CSRF-Token"?: string;
             };
             path?: never;
             cookie?: never;
@@ -6254,7 +6488,12 @@ export interface operations {
     getProduct: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With a session: the brand it acts in (default its first); a key acts in its own brand and ignores it */
+                "X-Brand-Id"?: number;
+            };
             path: {
                 productId: number;
             };
@@ -6314,7 +6553,14 @@ export interface operations {
     updateProduct: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With a session: the brand it acts in (default its first); a key acts in its own brand and ignores it */
+                "X-Brand-Id"?: number;
+                /** @description With the session cookie (not with Authorization): the session's csrfToken, or 403 */
+                "X-CSRF-Token"?: string;
+            };
             path: {
                 productId: number;
             };
@@ -6378,7 +6624,12 @@ export interface operations {
     listStock: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With a session: the brand it acts in (default its first); a key acts in its own brand and ignores it */
+                "X-Brand-Id"?: number;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6440,7 +6691,12 @@ export interface operations {
                 /** @description Only the movements of this size (of the calling brand) */
                 sizeId?: number;
             };
-            header?: never;
+            header?: {
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With a session: the brand it acts in (default its first); a key acts in its own brand and ignores it */
+                "X-Brand-Id"?: number;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6501,6 +6757,12 @@ export interface operations {
             header?: {
                 /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With a session: the brand it acts in (default its first); a key acts in its own brand and ignores it */
+                "X-Brand-Id"?: number;
+                /** @description With the session cookie (not with Authorization): the session's csrfToken, or 403 */
+                "X-CSRF-Token"?: string;
             };
             path?: never;
             cookie?: never;
@@ -6565,7 +6827,10 @@ export interface operations {
     listProductionSites: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+            };
             path: {
                 /** @description The brand the request acts in; it decides the brand, X-Brand-Id is ignored */
                 brandId: number;
@@ -6629,6 +6894,10 @@ export interface operations {
             header?: {
                 /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With the session cookie (not with Authorization): the session's csrfToken, or 403 */
+                "X-CSRF-Token"?: string;
             };
             path: {
                 /** @description The brand the request acts in; it decides the brand, X-Brand-Id is ignored */
@@ -6696,7 +6965,12 @@ export interface operations {
     updateProductionSite: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With the session cookie (not with Authorization): the session's csrfToken, or 403 */
+                "X-CSRF-Token"?: string;
+            };
             path: {
                 siteId: number;
                 /** @description The brand the request acts in; it decides the brand, X-Brand-Id is ignored */
@@ -6762,7 +7036,10 @@ export interface operations {
     listSiteKeys: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+            };
             path: {
                 siteId: number;
                 /** @description The brand the request acts in; it decides the brand, X-Brand-Id is ignored */
@@ -6828,6 +7105,10 @@ export interface operations {
             header?: {
                 /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With the session cookie (not with Authorization): the session's csrfToken, or 403 */
+                "X-CSRF-Token"?: string;
             };
             path: {
                 siteId: number;
@@ -6895,6 +7176,10 @@ export interface operations {
             header?: {
                 /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With the session cookie (not with Authorization): the session's csrfToken, or 403 */
+                "X-CSRF-Token"?: string;
             };
             path: {
                 siteId: number;
@@ -6960,7 +7245,10 @@ export interface operations {
     getSite: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7006,7 +7294,10 @@ export interface operations {
     getSiteCatalog: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7052,7 +7343,10 @@ export interface operations {
     getSiteQueue: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7101,6 +7395,8 @@ export interface operations {
             header?: {
                 /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
             };
             path?: never;
             cookie?: never;
@@ -7174,7 +7470,12 @@ export interface operations {
                 /** @description Only orders whose state (status, payment, delivery) changed at or after this time: an RFC 3339 date-time with Z or an offset */
                 updatedSince?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With a session: the brand it acts in (default its first); a key acts in its own brand and ignores it */
+                "X-Brand-Id"?: number;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7232,7 +7533,12 @@ export interface operations {
     getOrder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With a session: the brand it acts in (default its first); a key acts in its own brand and ignores it */
+                "X-Brand-Id"?: number;
+            };
             path: {
                 orderId: number;
             };
@@ -7295,6 +7601,12 @@ export interface operations {
             header?: {
                 /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With a session: the brand it acts in (default its first); a key acts in its own brand and ignores it */
+                "X-Brand-Id"?: number;
+                /** @description With the session cookie (not with Authorization): the session's csrfToken, or 403 */
+                "X-CSRF-Token"?: string;
             };
             path?: never;
             cookie?: never;
@@ -7362,6 +7674,12 @@ export interface operations {
             header?: {
                 /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With a session: the brand it acts in (default its first); a key acts in its own brand and ignores it */
+                "X-Brand-Id"?: number;
+                /** @description With the session cookie (not with Authorization): the session's csrfToken, or 403 */
+                "X-CSRF-Token"?: string;
             };
             path: {
                 orderId: number;
@@ -7444,6 +7762,12 @@ export interface operations {
             header?: {
                 /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With a session: the brand it acts in (default its first); a key acts in its own brand and ignores it */
+                "X-Brand-Id"?: number;
+                /** @description With the session cookie (not with Authorization): the session's csrfToken, or 403 */
+                "X-CSRF-Token"?: string;
             };
             path?: never;
             cookie?: never;
@@ -7535,7 +7859,14 @@ export interface operations {
     preflightStorefrontOrder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With a session: the brand it acts in (default its first); a key acts in its own brand and ignores it */
+                "X-Brand-Id"?: number;
+                /** @description With the session cookie (not with Authorization): the session's csrfToken, or 403 */
+                "X-CSRF-Token"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7604,7 +7935,12 @@ export interface operations {
                 /** @description Only the returns of this order */
                 orderId?: number;
             };
-            header?: never;
+            header?: {
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With a session: the brand it acts in (default its first); a key acts in its own brand and ignores it */
+                "X-Brand-Id"?: number;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7665,6 +8001,12 @@ export interface operations {
             header?: {
                 /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With a session: the brand it acts in (default its first); a key acts in its own brand and ignores it */
+                "X-Brand-Id"?: number;
+                /** @description With the session cookie (not with Authorization): the session's csrfToken, or 403 */
+                "X-CSRF-Token"?: string;
             };
             path?: never;
             cookie?: never;
@@ -7756,7 +8098,12 @@ export interface operations {
     getReturn: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With a session: the brand it acts in (default its first); a key acts in its own brand and ignores it */
+                "X-Brand-Id"?: number;
+            };
             path: {
                 returnId: number;
             };
@@ -7819,6 +8166,12 @@ export interface operations {
             header?: {
                 /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With a session: the brand it acts in (default its first); a key acts in its own brand and ignores it */
+                "X-Brand-Id"?: number;
+                /** @description With the session cookie (not with Authorization): the session's csrfToken, or 403 */
+                "X-CSRF-Token"?: string;
             };
             path: {
                 returnId: number;
@@ -7896,6 +8249,12 @@ export interface operations {
             header?: {
                 /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With a session: the brand it acts in (default its first); a key acts in its own brand and ignores it */
+                "X-Brand-Id"?: number;
+                /** @description With the session cookie (not with Authorization): the session's csrfToken, or 403 */
+                "X-CSRF-Token"?: string;
             };
             path: {
                 returnId: number;
@@ -7977,6 +8336,12 @@ export interface operations {
             header?: {
                 /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With a session: the brand it acts in (default its first); a key acts in its own brand and ignores it */
+                "X-Brand-Id"?: number;
+                /** @description With the session cookie (not with Authorization): the session's csrfToken, or 403 */
+                "X-CSRF-Token"?: string;
             };
             path: {
                 returnId: number;
@@ -8054,6 +8419,12 @@ export interface operations {
             header?: {
                 /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With a session: the brand it acts in (default its first); a key acts in its own brand and ignores it */
+                "X-Brand-Id"?: number;
+                /** @description With the session cookie (not with Authorization): the session's csrfToken, or 403 */
+                "X-CSRF-Token"?: string;
             };
             path: {
                 returnId: number;
@@ -8131,6 +8502,12 @@ export interface operations {
             header?: {
                 /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With a session: the brand it acts in (default its first); a key acts in its own brand and ignores it */
+                "X-Brand-Id"?: number;
+                /** @description With the session cookie (not with Authorization): the session's csrfToken, or 403 */
+                "X-CSRF-Token"?: string;
             };
             path: {
                 returnId: number;
@@ -8225,6 +8602,12 @@ export interface operations {
             header?: {
                 /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With a session: the brand it acts in (default its first); a key acts in its own brand and ignores it */
+                "X-Brand-Id"?: number;
+                /** @description With the session cookie (not with Authorization): the session's csrfToken, or 403 */
+                "X-CSRF-Token"?: string;
             };
             path: {
                 returnId: number;
@@ -8303,7 +8686,10 @@ export interface operations {
     receivePaymentEvent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8358,7 +8744,10 @@ export interface operations {
     receiveCarrierEvent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8416,7 +8805,12 @@ export interface operations {
                 limit?: number;
                 state?: "pending" | "failed" | "done";
             };
-            header?: never;
+            header?: {
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With a session: the brand it acts in (default its first); a key acts in its own brand and ignores it */
+                "X-Brand-Id"?: number;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8474,7 +8868,10 @@ export interface operations {
     listWebhookEndpoints: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+            };
             path: {
                 /** @description The brand the request acts in; it decides the brand, X-Brand-Id is ignored */
                 brandId: number;
@@ -8538,6 +8935,10 @@ export interface operations {
             header?: {
                 /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With the session cookie (not with Authorization): the session's csrfToken, or 403 */
+                "X-CSRF-Token"?: string;
             };
             path: {
                 /** @description The brand the request acts in; it decides the brand, X-Brand-Id is ignored */
@@ -8605,7 +9006,10 @@ export interface operations {
     getWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+            };
             path: {
                 endpointId: number;
                 /** @description The brand the request acts in; it decides the brand, X-Brand-Id is ignored */
@@ -8667,7 +9071,12 @@ export interface operations {
     deleteWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With the session cookie (not with Authorization): the session's csrfToken, or 403 */
+                "X-CSRF-Token"?: string;
+            };
             path: {
                 endpointId: number;
                 /** @description The brand the request acts in; it decides the brand, X-Brand-Id is ignored */
@@ -8728,7 +9137,12 @@ export interface operations {
     updateWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With the session cookie (not with Authorization): the session's csrfToken, or 403 */
+                "X-CSRF-Token"?: string;
+            };
             path: {
                 endpointId: number;
                 /** @description The brand the request acts in; it decides the brand, X-Brand-Id is ignored */
@@ -8794,7 +9208,10 @@ export interface operations {
     getWebhookSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+            };
             path: {
                 endpointId: number;
                 /** @description The brand the request acts in; it decides the brand, X-Brand-Id is ignored */
@@ -8863,6 +9280,10 @@ export interface operations {
             header?: {
                 /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With the session cookie (not with Authorization): the session's csrfToken, or 403 */
+                "X-CSRF-Token"?: string;
             };
             path: {
                 endpointId: number;
@@ -8939,6 +9360,10 @@ export interface operations {
             header?: {
                 /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With the session cookie (not with Authorization): the session's csrfToken, or 403 */
+                "X-CSRF-Token"?: string;
             };
             path: {
                 endpointId: number;
@@ -9009,7 +9434,10 @@ export interface operations {
                 /** @description A messageId: the deliveries older than its (the next page) */
                 before?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+            };
             path: {
                 endpointId: number;
                 /** @description The brand the request acts in; it decides the brand, X-Brand-Id is ignored */
@@ -9074,6 +9502,10 @@ export interface operations {
             header?: {
                 /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With the session cookie (not with Authorization): the session's csrfToken, or 403 */
+                "X-CSRF-Token"?: string;
             };
             path: {
                 endpointId: number;
@@ -9148,7 +9580,12 @@ export interface operations {
                 /** @description Only events of these types or prefixes, comma-separated; without it, every type the caller may read */
                 types?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With a session: the brand it acts in (default its first); a key acts in its own brand and ignores it */
+                "X-Brand-Id"?: number;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9231,7 +9668,12 @@ export interface operations {
     getEvent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With a session: the brand it acts in (default its first); a key acts in its own brand and ignores it */
+                "X-Brand-Id"?: number;
+            };
             path: {
                 eventId: number;
             };
@@ -9306,6 +9748,10 @@ export interface operations {
             header?: {
                 /** @description With an integration or site key: any unique text per intended change; a retry with the same key and body gets the first answer again (24 hours), another request with it 422 */
                 "Idempotency-Key"?: string;
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With the session cookie (not with Authorization): the session's csrfToken, or 403 */
+                "X-CSRF-Token"?: string;
             };
             path: {
                 /** @description The brand the request acts in; it decides the brand, X-Brand-Id is ignored */
@@ -9380,7 +9826,10 @@ export interface operations {
                 phone?: string;
                 email?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+            };
             path: {
                 /** @description The brand the request acts in; it decides the brand, X-Brand-Id is ignored */
                 brandId: number;
@@ -9445,7 +9894,10 @@ export interface operations {
     getRetention: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+            };
             path: {
                 /** @description The brand the request acts in; it decides the brand, X-Brand-Id is ignored */
                 brandId: number;
@@ -9506,7 +9958,12 @@ export interface operations {
     setRetention: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+                /** @description With the session cookie (not with Authorization): the session's csrfToken, or 403 */
+                "X-CSRF-Token"?: string;
+            };
             path: {
                 /** @description The brand the request acts in; it decides the brand, X-Brand-Id is ignored */
                 brandId: number;
@@ -9575,7 +10032,10 @@ export interface operations {
                 /** @description Requests after this one in the list (the next page) */
                 before?: number;
             };
-            header?: never;
+            header?: {
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+            };
             path: {
                 keyId: number;
                 /** @description The brand the request acts in; it decides the brand, X-Brand-Id is ignored */
@@ -9638,7 +10098,10 @@ export interface operations {
     getKeyUsage: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The caller's own id for the request (kept when it is plain), else one is made; either comes back */
+                "X-Request-Id"?: string;
+            };
             path: {
                 keyId: number;
                 /** @description The brand the request acts in; it decides the brand, X-Brand-Id is ignored */
