@@ -65,6 +65,7 @@ const OWNERS: Record<string, string[]> = {
   return_items: ['returns'],
   return_numbers: ['returns'],
   domain_events: ['domain-events'],
+  domain_event_floors: ['domain-events'],
   idempotency_keys: ['idempotency', 'personal-data'],
   personal_data_retention: ['personal-data'],
   webhook_endpoints: ['webhooks'],

@@ -21,6 +21,6 @@ describe('the reviewed SQL files', () => {
   it('include the storefront and order-list statements', () => {
     const files = [...rendered.keys()];
     expect(files).toEqual(expect.arrayContaining(['src/orders/queries/accept-storefront-order-with-key.sql']));
-    expect(files.filter((file) => file.startsWith('src/orders/queries/list-orders'))).toHaveLength(16);
+    expect(files.filter((file) => file.startsWith('src/orders/queries/list-orders'))).toHaveLength(32);
   });
 });

@@ -191,6 +191,10 @@ export class Environment {
   @IntRange(1, 3650)
   WEBHOOK_LOG_RETENTION_DAYS = 30;
 
+  /** How long the events API keeps an event (contract §16, §21): at least 30 days. */
+  @IntRange(30, 3650)
+  EVENTS_RETENTION_DAYS = 90;
+
   @IntRange(1, 1000)
   WEBHOOK_CONCURRENCY = 400;
 

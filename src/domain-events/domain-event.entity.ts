@@ -16,6 +16,8 @@ export type DomainEventSubject = string;
   where: `"subject" <> 'size'`,
 })
 @Index('ix_domain_events_brand_position', ['brandId', 'position', 'id'])
+// Their pruning by age (EventsPruning).
+@Index('ix_domain_events_occurred', ['occurredAt'])
 export class DomainEventEntity {
   @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'BY DEFAULT' })
   id: string;

@@ -2,8 +2,10 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DomainEventEntity } from './domain-event.entity';
 import { DomainEvents } from './domain-events';
+import { EventFloorEntity } from './event-floor.entity';
 import { EventsCommitted } from './events-committed';
 import { EventsHorizon } from './events-horizon';
+import { EventsPruning } from './events-pruning';
 import { EventsRepository } from './events.repository';
 
 /**
@@ -12,8 +14,8 @@ import { EventsRepository } from './events.repository';
  * and the events API (src/events-api, contract §16) reads them back.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([DomainEventEntity])],
-  providers: [DomainEvents, EventsCommitted, EventsRepository, EventsHorizon],
-  exports: [DomainEvents, EventsCommitted, EventsRepository, EventsHorizon],
+  imports: [TypeOrmModule.forFeature([DomainEventEntity, EventFloorEntity])],
+  providers: [DomainEvents, EventsCommitted, EventsRepository, EventsHorizon, EventsPruning],
+  exports: [DomainEvents, EventsCommitted, EventsRepository, EventsHorizon, EventsPruning],
 })
 export class DomainEventsModule {}

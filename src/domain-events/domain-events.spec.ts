@@ -70,8 +70,10 @@ describe('DomainEvents', () => {
     expect(text.match(/INSERT INTO domain_events/g)).toHaveLength(1);
     expect(text.match(/UNION ALL/g)).toHaveLength(2);
     expect(text.match(/LEFT JOIN LATERAL/g)).toHaveLength(1);
+    // After its last event, else the numbers its pruned events left (EventsPruning).
+    expect(text.match(/LEFT JOIN domain_event_floors/g)).toHaveLength(1);
     expect(text).toContain(
-      '(COALESCE(last.sequence + 1, 1))::int, (GREATEST(domain_event_position(), last.position))::bigint',
+      '(COALESCE(last.sequence, pruned.sequence, 0) + 1)::int, (GREATEST(domain_event_position(), last.position, pruned.position))::bigint',
     );
     expect(text).toContain('(o.n)::int, (GREATEST(domain_event_position(), o.p))::bigint');
     expect(text).toContain('(1)::int, (domain_event_position())::bigint');

@@ -134,15 +134,18 @@ function eventRows(p: EventPart, kinds: readonly EventColumns[]): string {
     : p.first
       ? { sequence: '1', position: POSITION_OF_THIS_TRANSACTION }
       : {
-          sequence: 'COALESCE(last.sequence + 1, 1)',
-          position: `GREATEST(${POSITION_OF_THIS_TRANSACTION}, last.position)`,
+          sequence: 'COALESCE(last.sequence, pruned.sequence, 0) + 1',
+          position: `GREATEST(${POSITION_OF_THIS_TRANSACTION}, last.position, pruned.position)`,
         };
+  // A subject whose events were all pruned (EventsPruning) goes on from the last one's numbers, kept in domain_event_floors.
   const last = !lookedUp(p)
     ? ''
     : `
                LEFT JOIN LATERAL (SELECT e.sequence, e.position FROM domain_events e
                                    WHERE e.subject = '${p.subject}' AND e.subject_id = (${p.subjectId})
-                                   ORDER BY e.sequence DESC LIMIT 1) AS last ON true`;
+                                   ORDER BY e.sequence DESC LIMIT 1) AS last ON true
+               LEFT JOIN domain_event_floors AS pruned
+                      ON pruned.subject = '${p.subject}' AND pruned.subject_id = (${p.subjectId})`;
   const data = p.data ? p.data(`(${known.sequence})::int`) : 'NULL::jsonb';
   const kept = kinds.flatMap((kind) =>
     keptFields(kind).map((field) => {

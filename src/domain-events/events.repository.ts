@@ -28,7 +28,27 @@ export const eventsPage = (events: DomainEventsSql) => `SELECT ${columns(events)
   ORDER BY e.position, e.id
   LIMIT $5`;
 
-/** The domain_events table as the events API reads it. */
+/**
+ * One batch ($1 lock key, $2 retention days, $3 batch size): the oldest events past the retention,
+ * by ix_domain_events_occurred, removed; for each subject numbered by its previous event (an
+ * order's, a return's, a product's: domain-events.sql.ts; a size is numbered by its row), the
+ * numbers of the last one removed are kept in domain_event_floors, so its next event goes on
+ * from them once none of its events is left.
+ */
+export const PRUNE_EVENTS_BATCH = `WITH turn AS (SELECT pg_try_advisory_xact_lock($1) AS mine),
+     batch AS (SELECT e.id FROM domain_events e
+                WHERE e.occurred_at < now() - make_interval(days => $2) AND (SELECT mine FROM turn)
+                ORDER BY e.occurred_at LIMIT $3),
+     removed AS (DELETE FROM domain_events d USING batch b WHERE d.id = b.id
+                 RETURNING d.subject, d.subject_id, d.sequence, d.position),
+     floors AS (INSERT INTO domain_event_floors AS f (subject, subject_id, sequence, position)
+                SELECT subject, subject_id, max(sequence), max(position) FROM removed
+                 WHERE subject <> 'size' GROUP BY subject, subject_id
+                ON CONFLICT (subject, subject_id) DO UPDATE
+                  SET sequence = GREATEST(f.sequence, EXCLUDED.sequence), position = GREATEST(f.position, EXCLUDED.position))
+SELECT (SELECT mine FROM turn) AS mine, (SELECT count(*) FROM removed)::int AS removed`;
+
+/** The domain_events table as the events API reads it, and its pruning. */
 @Injectable()
 export class EventsRepository {
   private statements: { page: string; byId: string } | null = null;
@@ -56,6 +76,16 @@ export class EventsRepository {
   async horizonLagSeconds(): Promise<number> {
     const [row]: { seconds: number }[] = await this.db.query(EVENTS_HORIZON_LAG);
     return row.seconds;
+  }
+
+  /** One batch of the pruning (PRUNE_EVENTS_BATCH); mine is false when another instance had the turn. */
+  async pruneBatch(lockKey: number, days: number, batch: number): Promise<{ mine: boolean; removed: number }> {
+    const rows: Array<{ mine: boolean; removed: number }> = await this.db.query(PRUNE_EVENTS_BATCH, [
+      lockKey,
+      days,
+      batch,
+    ]);
+    return rows[0];
   }
 
   async byId(id: number): Promise<EventRow | null> {

@@ -13,6 +13,14 @@ export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 @Unique('uq_orders_partner_order', ['brandId', 'partnerOrderId'])
 // `source` is of the domain order_source, which keeps it to ORDER_SOURCES (migration OrderPathCheckDomains).
 @Index('ix_orders_brand_id', ['brandId', 'id'])
+// The order list's `status` filter and its total (contract §16, §21: migration DataThatGrows).
+@Index('ix_orders_brand_status', ['brandId', 'status', 'id'])
+// A buyer's orders by phone and e-mail, for erasure and export (§17, §21); the text as sent is btrim'd, an expression.
+@Index('ix_orders_brand_phone', ['brandId', 'recipientPhoneNormalized'], {
+  where: '"recipient_phone_normalized" IS NOT NULL',
+})
+@Index('ix_orders_brand_phone_as_sent', { synchronize: false })
+@Index('ix_orders_brand_email', ['brandId', 'recipientEmail'], { where: '"recipient_email" IS NOT NULL' })
 // The order list's `updatedSince` (contract §16).
 @Index('ix_orders_brand_updated', ['brandId', 'updatedAt'])
 // The orders the personal-data retention may anonymise (contract §17).

@@ -39,12 +39,12 @@ export function reviewedQueries(events: DomainEventsSql): ReviewedQuery[] {
     return [
       {
         ...list.plain,
-        purpose: `A page of a brand’s orders filtered by ${filters.join(', ')}`,
+        purpose: `A page of a brand’s orders by ${filters.join(', ')}`,
         parameters: ['brandId', 'limit', 'offset', ...filters],
       },
       {
         ...list.withKey,
-        purpose: `A page of a brand’s orders filtered by ${filters.join(', ')}, the integration key checked in it`,
+        purpose: `A page of a brand’s orders by ${filters.join(', ')}, the integration key checked in it`,
         parameters: ['keyFingerprint', 'keyPermission', 'settingsManage', 'limit', 'offset', ...filters],
       },
     ];

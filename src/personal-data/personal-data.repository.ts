@@ -36,6 +36,30 @@ function matchSql(match: BuyerMatch): { sql: string; values: unknown[] } {
   }
 }
 
+/**
+ * A buyer's orders in a brand ($1 brand, then the match's values): `locked`, those in a final
+ * state, locked (its last parameter the final statuses); `others`, the rest (its last the locked
+ * ids); `unerased`, the ids of those not anonymised. Each finds them through the brand's index of
+ * the phone or e-mail (migration DataThatGrows), whatever the brand's number of orders.
+ */
+export function buyerOrdersSql(match: BuyerMatch): {
+  locked: string;
+  others: string;
+  unerased: string;
+  values: unknown[];
+} {
+  const { sql, values } = matchSql(match);
+  const last = values.length + 2;
+  return {
+    locked: `SELECT o.id, o.status, o.personal_data_erased_at FROM orders o
+              WHERE o.brand_id = $1 AND ${sql} AND o.status = ANY($${last}::varchar[]) ORDER BY o.id FOR UPDATE`,
+    others: `SELECT o.id, o.status, o.personal_data_erased_at FROM orders o
+              WHERE o.brand_id = $1 AND ${sql} AND o.id <> ALL ($${last}::int[]) ORDER BY o.id`,
+    unerased: `SELECT o.id FROM orders o WHERE o.brand_id = $1 AND ${sql} AND o.personal_data_erased_at IS NULL ORDER BY o.id`,
+    values,
+  };
+}
+
 /** The retention sweep's claim ($1 batch): finished orders past their brand's retention, locked, skipping those another instance holds. */
 export const CLAIM_DUE_FOR_RETENTION = `SELECT o.id, o.brand_id FROM orders o
    JOIN personal_data_retention r ON r.brand_id = o.brand_id AND r.days IS NOT NULL
@@ -85,20 +109,11 @@ export class PersonalDataRepository {
    * re-read as kept); the others read without a lock, so their payments and deliveries go on.
    */
   async lockBuyerOrders(tx: Tx, brandId: number, match: BuyerMatch): Promise<BuyerOrderRow[]> {
-    const { sql, values } = matchSql(match);
-    const final = values.length + 2;
+    const statements = buyerOrdersSql(match);
     type Row = { id: number; status: OrderStatus; personal_data_erased_at: Date | null };
-    const locked: Row[] = await tx.query(
-      `SELECT o.id, o.status, o.personal_data_erased_at FROM orders o
-        WHERE o.brand_id = $1 AND ${sql} AND o.status = ANY($${final}::varchar[]) ORDER BY o.id FOR UPDATE`,
-      [brandId, ...values, FINAL_STATUSES],
-    );
+    const locked: Row[] = await tx.query(statements.locked, [brandId, ...statements.values, FINAL_STATUSES]);
     const lockedIds = locked.map((row) => row.id);
-    const others: Row[] = await tx.query(
-      `SELECT o.id, o.status, o.personal_data_erased_at FROM orders o
-        WHERE o.brand_id = $1 AND ${sql} AND o.id <> ALL ($${final}::int[]) ORDER BY o.id`,
-      [brandId, ...values, lockedIds],
-    );
+    const others: Row[] = await tx.query(statements.others, [brandId, ...statements.values, lockedIds]);
     return [...locked, ...others]
       .sort((a, b) => a.id - b.id)
       .map((row) => ({ id: row.id, status: row.status, erased: row.personal_data_erased_at !== null }));
@@ -106,11 +121,8 @@ export class PersonalDataRepository {
 
   /** The ids of the brand's orders of that buyer not yet anonymised, oldest first. */
   async buyerOrderIds(brandId: number, match: BuyerMatch): Promise<number[]> {
-    const { sql, values } = matchSql(match);
-    const rows: Array<{ id: number }> = await this.db.query(
-      `SELECT o.id FROM orders o WHERE o.brand_id = $1 AND ${sql} AND o.personal_data_erased_at IS NULL ORDER BY o.id`,
-      [brandId, ...values],
-    );
+    const statements = buyerOrdersSql(match);
+    const rows: Array<{ id: number }> = await this.db.query(statements.unerased, [brandId, ...statements.values]);
     return rows.map((row) => row.id);
   }
 

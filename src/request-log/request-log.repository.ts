@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, QueryFailedError } from 'typeorm';
+import { tenantOrderSql, tenantRowsSql } from '../database/tenant-rows.sql';
 import type { FailedRequest } from './failed-request';
 import type { TallyRow } from './request-tally';
 
@@ -64,6 +65,20 @@ function mergedByFold(failures: readonly FailedRequest[]): readonly FailedReques
 // Whichever instance takes it prunes; the others skip that round.
 export const PRUNE_LOCK_KEY = 1_877_126_031;
 
+/** RequestLogRepository.pruneBatch's statement ($1 lock key, $2 days, $3 rows of each table at most). */
+export const PRUNE_BATCH_SQL = `WITH turn AS (SELECT pg_try_advisory_xact_lock($1) AS mine),
+     failures AS (DELETE FROM request_failures WHERE id IN (
+                    SELECT id FROM request_failures
+                     WHERE at < now() - make_interval(days => $2) AND (SELECT mine FROM turn)
+                     ORDER BY at LIMIT $3)
+                  RETURNING 1),
+     counts AS (DELETE FROM request_counts WHERE (key_id, minute, method, route, status) IN (
+                  SELECT key_id, minute, method, route, status FROM request_counts
+                   WHERE minute < now() - make_interval(days => $2) AND (SELECT mine FROM turn)
+                   ORDER BY minute LIMIT $3)
+                RETURNING 1)
+SELECT mine, (SELECT count(*) FROM failures)::int AS failures, (SELECT count(*) FROM counts)::int AS counts FROM turn`;
+
 /** The request_counts and request_failures tables. */
 @Injectable()
 export class RequestLogRepository {
@@ -123,17 +138,20 @@ export class RequestLogRepository {
   /** A key's failures, newest first, after the failure `beforeId` when given. */
   failures(keyId: number, limit: number, beforeId: number | undefined): Promise<FailureRow[]> {
     const columns = `id, at, method, route, path, status, error, request_id, idempotency_key, duration_ms, ip, count`;
+    // The key's rows only, whatever other keys hold (tenantRowsSql).
+    const keyRows = tenantRowsSql('key_id', '$1');
     if (beforeId === undefined) {
       return this.db.query(
-        `SELECT ${columns} FROM request_failures WHERE key_id = $1 ORDER BY at DESC, id DESC LIMIT $2`,
+        `SELECT ${columns} FROM request_failures WHERE ${keyRows}
+          ORDER BY ${tenantOrderSql('key_id')}, at DESC, id DESC LIMIT $2`,
         [keyId, limit],
       );
     }
     return this.db.query(
       `SELECT ${columns} FROM request_failures f
-        WHERE f.key_id = $1
+        WHERE ${keyRows}
           AND (f.at, f.id) < (SELECT b.at, b.id FROM request_failures b WHERE b.id = $3 AND b.key_id = $1)
-        ORDER BY f.at DESC, f.id DESC LIMIT $2`,
+        ORDER BY ${tenantOrderSql('key_id')}, f.at DESC, f.id DESC LIMIT $2`,
       [keyId, limit, beforeId],
     );
   }
@@ -158,17 +176,16 @@ export class RequestLogRepository {
     );
   }
 
-  /** Counts and failures older than `days`, by one instance at a time; false when another had it. */
-  async prune(days: number): Promise<boolean> {
-    const rows: Array<{ pruned: boolean }> = await this.db.query(
-      `WITH turn AS (SELECT pg_try_advisory_xact_lock($1) AS mine),
-            failures AS (DELETE FROM request_failures
-                          WHERE at < now() - make_interval(days => $2) AND (SELECT mine FROM turn)),
-            counts AS (DELETE FROM request_counts
-                        WHERE minute < now() - make_interval(days => $2) AND (SELECT mine FROM turn))
-       SELECT mine AS pruned FROM turn`,
-      [PRUNE_LOCK_KEY, days],
-    );
-    return rows[0]?.pruned === true;
+  /**
+   * One batch of the pruning: at most `batch` failures and `batch` counts older than `days`, the
+   * oldest first by their time's index, by one instance at a time (mine false: another had it).
+   */
+  async pruneBatch(days: number, batch: number): Promise<{ mine: boolean; failures: number; counts: number }> {
+    const rows: Array<{ mine: boolean; failures: number; counts: number }> = await this.db.query(PRUNE_BATCH_SQL, [
+      PRUNE_LOCK_KEY,
+      days,
+      batch,
+    ]);
+    return rows[0];
   }
 }

@@ -11,6 +11,7 @@ import { errorTextForLog } from '../common/errors/error-text-for-log';
 import type { FailedRequest } from './failed-request';
 import { RequestLogRepository, refusedForItsContent } from './request-log.repository';
 import { RequestTally, type TallyRow } from './request-tally';
+import { PRUNE_BATCH, pruneInBatches } from '../common/runtime/batched-pruning';
 import { IntervalTask } from '../common/runtime/interval-task';
 
 /** Failures are kept this long (contract §15); counts too. */
@@ -109,9 +110,24 @@ export class RequestRecorder implements OnApplicationBootstrap, OnApplicationShu
     return this.flushes;
   }
 
-  /** Removes what is older than the retention, unless another instance is doing it. */
+  /**
+   * Removes what is older than the retention, in batches (pruneInBatches), unless another
+   * instance is doing it: false then.
+   */
   async prune(): Promise<boolean> {
-    return this.repository.prune(RETENTION_DAYS);
+    let mine = true;
+    await pruneInBatches(
+      async () => {
+        const batch = await this.repository.pruneBatch(RETENTION_DAYS, PRUNE_BATCH);
+        mine = batch.mine;
+        return {
+          removed: batch.failures + batch.counts,
+          more: batch.mine && Math.max(batch.failures, batch.counts) === PRUNE_BATCH,
+        };
+      },
+      () => this.task?.stopped ?? false,
+    );
+    return mine;
   }
 
   /** `at`: when it was answered, if not now (the clock is read for failures only: it costs more than a count). */

@@ -18,6 +18,8 @@ import { kopeks } from '../database/kopeks.transformer';
 @Check('ck_returns_refund_status', `"refund_status" IN ('pending', 'refunded', 'not_required')`)
 @Check('ck_returns_refund', `"refund_kopeks" >= 0`)
 @Index('ix_returns_brand', ['brandId', 'id'])
+// The list's `status` filter and its total (contract §21: migration DataThatGrows).
+@Index('ix_returns_brand_status', ['brandId', 'status', 'id'])
 @Index('ix_returns_order', ['orderId'])
 export class ReturnEntity {
   @PrimaryGeneratedColumn('identity', { generatedIdentity: 'BY DEFAULT' })

@@ -6,6 +6,7 @@ import { DomainEvents } from '../domain-events/domain-events';
 import { eventDataOf, type EventPart } from '../domain-events/domain-events.sql';
 import type { ReturnEventData } from './dto/return-event-data';
 import type { ReasonCode, RefundStatus, ReturnOrigin, ReturnStatus } from './return-states';
+import { returnListStatements, type ReturnListFilter } from './return-list.query';
 
 export interface ReturnRow {
   id: number;
@@ -72,7 +73,7 @@ const STAMP: Partial<Record<ReturnStatus, string>> = {
   canceled: 'canceled_at',
 };
 
-const COLUMNS = `id, brand_id, return_number, order_id, order_number, external_return_id, origin, status, reason_code,
+export const COLUMNS = `id, brand_id, return_number, order_id, order_number, external_return_id, origin, status, reason_code,
   reason_note, refund_kopeks, refund_status, created_at, approved_at, received_at, closed_at, canceled_at`;
 
 /** The event of a change to a return ($1 the return, $2 the type), from the return as the change left it. */
@@ -189,20 +190,15 @@ export class ReturnsRepository {
     return new Map(rows.map((row) => [row.order_item_id, row.held]));
   }
 
-  /** A page of the brand's returns, newest first, and how many match. */
+  /** A page of the brand's returns, newest first, and how many match (`before` aside). */
   async page(
     brandId: number,
-    filter: { status?: ReturnStatus; orderId?: number; limit: number; offset: number },
+    filter: ReturnListFilter & { limit: number; offset: number },
   ): Promise<{ rows: ReturnRow[]; total: number }> {
-    const where = `brand_id = $1 AND ($2::text IS NULL OR status = $2) AND ($3::int IS NULL OR order_id = $3)`;
-    const params = [brandId, filter.status ?? null, filter.orderId ?? null];
+    const list = returnListStatements(COLUMNS, filter);
     const [rows, count] = await Promise.all([
-      this.db.query<ReturnRow[]>(`SELECT ${COLUMNS} FROM returns WHERE ${where} ORDER BY id DESC LIMIT $4 OFFSET $5`, [
-        ...params,
-        filter.limit,
-        filter.offset,
-      ]),
-      this.db.query<Array<{ n: number }>>(`SELECT count(*)::int AS n FROM returns WHERE ${where}`, params),
+      this.db.query<ReturnRow[]>(list.page, [brandId, filter.limit, filter.offset, ...list.values]),
+      this.db.query<Array<{ n: number }>>(list.total, [brandId, ...list.totalValues]),
     ]);
     return { rows, total: count[0].n };
   }

@@ -11,6 +11,7 @@ import type { CreateReturnDto } from './dto/create-return.dto';
 import type { ReceiveReturnDto } from './dto/return-actions.dto';
 import type { CreatedReturnResponse, ReturnListResponse, ReturnResponse } from './dto/return.responses';
 import type { ReturnStatus } from './return-states';
+import type { ReturnListFilter } from './return-list.query';
 import { canReturnMove } from './return-transitions';
 import { toReturnView } from './return-views';
 import { ReturnsRepository, type NewReturn, type ReturnRow } from './returns.repository';
@@ -85,7 +86,7 @@ export class ReturnsService {
 
   async list(
     ctx: BrandContext,
-    query: { status?: ReturnStatus; orderId?: number; limit: number; offset: number },
+    query: ReturnListFilter & { limit: number; offset: number },
   ): Promise<ReturnListResponse> {
     const { rows, total } = await this.returns.page(ctx.brandId, query);
     return { items: await this.views(rows), total };

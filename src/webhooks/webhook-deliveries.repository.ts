@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { isoTimestampSql } from '../database/iso-timestamp.sql';
+import { tenantOrderSql, tenantRowsSql } from '../database/tenant-rows.sql';
 import { changedRows } from '../database/returning';
 import type { Tx } from '../database/transactions';
 import { messageBody, testMessageData } from './webhooks.sql';
@@ -40,6 +41,19 @@ export interface DeliveryView {
 }
 
 /** The delivery worker's claim ($1 token, $2 limit, $3 per endpoint, $4 lease seconds, $5 ids answered but not yet recorded). */
+/**
+ * WebhookDeliveriesRepository.pruneBatch's statement ($1 retention days, $2 messages at most):
+ * the oldest by their time's index, those another pruning holds skipped.
+ */
+export const PRUNE_MESSAGES_BATCH = `WITH removed AS (
+  DELETE FROM webhook_messages WHERE id IN (
+    SELECT m.id FROM webhook_messages m
+     WHERE m.created_at < now() - make_interval(days => $1)
+       AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.message_id = m.id AND d.status = 'pending')
+     ORDER BY m.created_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+  RETURNING 1)
+SELECT count(*)::int AS removed FROM removed`;
+
 export const CLAIM_DELIVERIES = `WITH busy AS MATERIALIZED (
          SELECT endpoint_id, count(*)::int AS n FROM webhook_deliveries
           WHERE lock_token IS NOT NULL AND locked_until > now() AND id <> ALL ($5::bigint[]) GROUP BY endpoint_id
@@ -219,10 +233,10 @@ export class WebhookDeliveriesRepository {
                                  WHERE d.succeeded_at IS NOT NULL) a), '[]') AS attempts,
               CASE WHEN d.status = 'pending' THEN d.next_attempt_at END AS "nextAttemptAt", d.created_at AS "createdAt"
          FROM webhook_deliveries d JOIN webhook_messages m ON m.id = d.message_id
-        WHERE d.endpoint_id = $1 AND ($2::text IS NULL OR d.status = $2)
+        WHERE ${tenantRowsSql('d.endpoint_id', '$1')} AND ($2::text IS NULL OR d.status = $2)
           AND ($3::text IS NULL OR d.id < (SELECT d2.id FROM webhook_deliveries d2 JOIN webhook_messages m2 ON m2.id = d2.message_id
                                             WHERE d2.endpoint_id = $1 AND m2.msg_id = $3))
-        ORDER BY d.id DESC LIMIT $4`,
+        ORDER BY ${tenantOrderSql('d.endpoint_id')}, d.id DESC LIMIT $4`,
       [endpointId, filter.status ?? null, filter.before ?? null, filter.limit],
     );
   }
@@ -243,13 +257,12 @@ export class WebhookDeliveriesRepository {
     return { pending: rows[0].pending, failed: rows[0].failed, oldestPendingAgeSeconds: rows[0].oldest };
   }
 
-  /** Messages older than the retention whose deliveries are all settled, with their deliveries and attempts. */
-  async prune(retentionDays: number): Promise<void> {
-    await this.db.query(
-      `DELETE FROM webhook_messages m
-        WHERE m.created_at < now() - make_interval(days => $1)
-          AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.message_id = m.id AND d.status = 'pending')`,
-      [retentionDays],
-    );
+  /**
+   * One batch of the pruning: at most `batch` of the oldest messages past the retention whose
+   * deliveries are all settled, with their deliveries and attempts (ON DELETE CASCADE). The number removed.
+   */
+  async pruneBatch(retentionDays: number, batch: number): Promise<number> {
+    const rows: Array<{ removed: number }> = await this.db.query(PRUNE_MESSAGES_BATCH, [retentionDays, batch]);
+    return rows[0].removed;
   }
 }

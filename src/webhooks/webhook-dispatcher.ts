@@ -2,6 +2,7 @@ import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } fro
 import { ConfigService } from '@nestjs/config';
 import { randomUUID } from 'node:crypto';
 import { systemContext } from '../common/context/request-context';
+import { PRUNE_BATCH, pruneInBatches } from '../common/runtime/batched-pruning';
 import { IntervalTask } from '../common/runtime/interval-task';
 import type { Environment } from '../config/environment';
 import { DatabaseNotifications } from '../database/notifications';
@@ -216,8 +217,13 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
   private pruneNowAndThen(): void {
     if (Date.now() - this.lastPrune < PRUNE_EVERY_MS) return;
     this.lastPrune = Date.now();
-    this.deliveries
-      .prune(this.config.get('WEBHOOK_LOG_RETENTION_DAYS', { infer: true }))
-      .catch((error: Error) => this.logger.warn(`could not prune webhook deliveries: ${error.message}`));
+    const days = this.config.get('WEBHOOK_LOG_RETENTION_DAYS', { infer: true });
+    pruneInBatches(
+      async () => {
+        const removed = await this.deliveries.pruneBatch(days, PRUNE_BATCH);
+        return { removed, more: removed === PRUNE_BATCH };
+      },
+      () => this.task?.stopped ?? false,
+    ).catch((error: Error) => this.logger.warn(`could not prune webhook deliveries: ${error.message}`));
   }
 }

@@ -43,10 +43,10 @@ WITH
               '[]'::jsonb
             ),
             'sequence',
-            (COALESCE(last.sequence + 1, 1))::int
+            (COALESCE(last.sequence, pruned.sequence, 0) + 1)::int
           ),
-          (COALESCE(last.sequence + 1, 1))::int,
-          (GREATEST(domain_event_position (), last.position))::bigint
+          (COALESCE(last.sequence, pruned.sequence, 0) + 1)::int,
+          (GREATEST(domain_event_position (), last.position, pruned.position))::bigint
         FROM
           (
             SELECT
@@ -75,6 +75,8 @@ WITH
             LIMIT
               1
           ) AS last ON TRUE
+          LEFT JOIN domain_event_floors AS pruned ON pruned.subject = 'product'
+          AND pruned.subject_id = (p.id)
       ) AS ev (brand_id, subject, subject_id, type, data, sequence, position)
     ORDER BY
       ev.subject,

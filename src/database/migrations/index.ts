@@ -30,6 +30,7 @@ import { OrderCountInStatement1763772500000 } from './1763772500000-order-count-
 import { RepeatsCounted1763772600000 } from './1763772600000-repeats-counted';
 import { StoreTeam1763772700000 } from './1763772700000-store-team';
 import { SecondFactor1763772800000 } from './1763772800000-second-factor';
+import { DataThatGrows1763772900000 } from './1763772900000-data-that-grows';
 
 /** Every migration, in order. A new migration is added here as well as in its own file. */
 export const migrations = [
@@ -65,4 +66,5 @@ export const migrations = [
   RepeatsCounted1763772600000,
   StoreTeam1763772700000,
   SecondFactor1763772800000,
+  DataThatGrows1763772900000,
 ];

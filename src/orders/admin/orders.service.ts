@@ -41,6 +41,7 @@ export class OrdersService {
       status: page.status,
       partnerOrderId: page.partnerOrderId,
       updatedSince: page.updatedSince,
+      before: page.before,
     };
     const pending = this.keys.pendingOf(ctx);
     if (pending) {

@@ -1,19 +1,14 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsString, Length } from 'class-validator';
 import { OptionalNotNull } from '../../common/validation/field-decorators';
-import { LimitQueryDto } from '../../common/validation/dto/limit-query.dto';
-import { INT4_MAX } from '../../common/validation/integer-text';
+import { PageQueryDto } from '../../common/validation/dto/page-query.dto';
 import { QueryInstant } from '../../common/validation/query-instant.decorator';
-import { QueryInt } from '../../common/validation/query-int.decorator';
 import { ORDER_STATUSES, type OrderStatus } from '../order.entity';
 
 const partnerOrderIdText = 'partnerOrderId must be one text of 1 to 100 characters';
 
-/** `GET /orders/admin/all`: the page, and the filters of contract §16, combined with AND. */
-export class ListOrdersQueryDto extends LimitQueryDto {
-  @QueryInt({ min: 0, max: INT4_MAX, default: 0 })
-  offset: number = 0;
-
+/** `GET /orders/admin/all`: the page (§21), and the filters of contract §16, combined with AND. */
+export class ListOrdersQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ enum: ORDER_STATUSES, description: 'Only orders in this status' })
   @OptionalNotNull()
   @IsIn(ORDER_STATUSES, { message: `status must be one of ${ORDER_STATUSES.join(', ')}` })

@@ -35,10 +35,10 @@ WITH
             'totalKopeks',
             o.total_kopeks,
             'sequence',
-            (COALESCE(last.sequence + 1, 1))::int
+            (COALESCE(last.sequence, pruned.sequence, 0) + 1)::int
           ),
-          (COALESCE(last.sequence + 1, 1))::int,
-          (GREATEST(domain_event_position (), last.position))::bigint
+          (COALESCE(last.sequence, pruned.sequence, 0) + 1)::int,
+          (GREATEST(domain_event_position (), last.position, pruned.position))::bigint
         FROM
           (
             SELECT
@@ -62,6 +62,8 @@ WITH
             LIMIT
               1
           ) AS last ON TRUE
+          LEFT JOIN domain_event_floors AS pruned ON pruned.subject = 'order'
+          AND pruned.subject_id = (o.id)
       ) AS ev (brand_id, subject, subject_id, type, data, sequence, position)
     ORDER BY
       ev.subject,

@@ -1,4 +1,4 @@
--- A page of a brand’s orders filtered by partnerOrderId, updatedSince, the integration key checked in it
+-- A page of a brand’s orders by partnerOrderId, updatedSince, the integration key checked in it
 -- Rendered by `npm run sql:render` from the code that composes it: edit the code, not this file.
 -- Parameters:
 --   $1 keyFingerprint, $2 keyPermission, $3 settingsManage, $4 limit, $5 offset, $6 partnerOrderId
@@ -119,10 +119,11 @@ SELECT
                 FROM
                   orders
                 WHERE
-                  brand_id = k.brand_id
+                  brand_id = ANY (ARRAY[k.brand_id]::INT[])
                   AND partner_order_id = $6
                   AND updated_at >= $7::timestamptz
                 ORDER BY
+                  brand_id DESC,
                   id DESC
                 LIMIT
                   $4
@@ -139,7 +140,7 @@ SELECT
           FROM
             orders
           WHERE
-            brand_id = k.brand_id
+            brand_id = ANY (ARRAY[k.brand_id]::INT[])
             AND partner_order_id = $6
             AND updated_at >= $7::timestamptz
         )

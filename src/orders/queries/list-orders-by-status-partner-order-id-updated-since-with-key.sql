@@ -1,4 +1,4 @@
--- A page of a brand’s orders filtered by status, partnerOrderId, updatedSince, the integration key checked in it
+-- A page of a brand’s orders by status, partnerOrderId, updatedSince, the integration key checked in it
 -- Rendered by `npm run sql:render` from the code that composes it: edit the code, not this file.
 -- Parameters:
 --   $1 keyFingerprint, $2 keyPermission, $3 settingsManage, $4 limit, $5 offset, $6 status
@@ -119,11 +119,12 @@ SELECT
                 FROM
                   orders
                 WHERE
-                  brand_id = k.brand_id
+                  brand_id = ANY (ARRAY[k.brand_id]::INT[])
                   AND status = $6
                   AND partner_order_id = $7
                   AND updated_at >= $8::timestamptz
                 ORDER BY
+                  brand_id DESC,
                   id DESC
                 LIMIT
                   $4
@@ -140,7 +141,7 @@ SELECT
           FROM
             orders
           WHERE
-            brand_id = k.brand_id
+            brand_id = ANY (ARRAY[k.brand_id]::INT[])
             AND status = $6
             AND partner_order_id = $7
             AND updated_at >= $8::timestamptz

@@ -1,4 +1,4 @@
--- A page of a brand’s orders filtered by status, partnerOrderId
+-- A page of a brand’s orders by status, partnerOrderId
 -- Rendered by `npm run sql:render` from the code that composes it: edit the code, not this file.
 -- Parameters:
 --   $1 brandId, $2 limit, $3 offset, $4 status, $5 partnerOrderId
@@ -49,10 +49,11 @@ SELECT
             FROM
               orders
             WHERE
-              brand_id = $1
+              brand_id = ANY (ARRAY[$1]::INT[])
               AND status = $4
               AND partner_order_id = $5
             ORDER BY
+              brand_id DESC,
               id DESC
             LIMIT
               $2
@@ -69,7 +70,7 @@ SELECT
       FROM
         orders
       WHERE
-        brand_id = $1
+        brand_id = ANY (ARRAY[$1]::INT[])
         AND status = $4
         AND partner_order_id = $5
     )

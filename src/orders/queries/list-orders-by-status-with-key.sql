@@ -1,4 +1,4 @@
--- A page of a brand’s orders filtered by status, the integration key checked in it
+-- A page of a brand’s orders by status, the integration key checked in it
 -- Rendered by `npm run sql:render` from the code that composes it: edit the code, not this file.
 -- Parameters:
 --   $1 keyFingerprint, $2 keyPermission, $3 settingsManage, $4 limit, $5 offset, $6 status
@@ -118,9 +118,10 @@ SELECT
                 FROM
                   orders
                 WHERE
-                  brand_id = k.brand_id
+                  brand_id = ANY (ARRAY[k.brand_id]::INT[])
                   AND status = $6
                 ORDER BY
+                  brand_id DESC,
                   id DESC
                 LIMIT
                   $4
@@ -137,7 +138,7 @@ SELECT
           FROM
             orders
           WHERE
-            brand_id = k.brand_id
+            brand_id = ANY (ARRAY[k.brand_id]::INT[])
             AND status = $6
         )
       )::text

@@ -1,4 +1,4 @@
--- A page of a brand’s orders filtered by updatedSince
+-- A page of a brand’s orders by updatedSince
 -- Rendered by `npm run sql:render` from the code that composes it: edit the code, not this file.
 -- Parameters:
 --   $1 brandId, $2 limit, $3 offset, $4 updatedSince
@@ -49,9 +49,10 @@ SELECT
             FROM
               orders
             WHERE
-              brand_id = $1
+              brand_id = ANY (ARRAY[$1]::INT[])
               AND updated_at >= $4::timestamptz
             ORDER BY
+              brand_id DESC,
               id DESC
             LIMIT
               $2
@@ -68,7 +69,7 @@ SELECT
       FROM
         orders
       WHERE
-        brand_id = $1
+        brand_id = ANY (ARRAY[$1]::INT[])
         AND updated_at >= $4::timestamptz
     )
   )::text AS body

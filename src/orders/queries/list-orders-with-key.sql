@@ -118,8 +118,9 @@ SELECT
                 FROM
                   orders
                 WHERE
-                  brand_id = k.brand_id
+                  brand_id = ANY (ARRAY[k.brand_id]::INT[])
                 ORDER BY
+                  brand_id DESC,
                   id DESC
                 LIMIT
                   $4

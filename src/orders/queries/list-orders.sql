@@ -49,8 +49,9 @@ SELECT
             FROM
               orders
             WHERE
-              brand_id = $1
+              brand_id = ANY (ARRAY[$1]::INT[])
             ORDER BY
+              brand_id DESC,
               id DESC
             LIMIT
               $2

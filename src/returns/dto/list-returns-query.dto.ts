@@ -2,14 +2,11 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn } from 'class-validator';
 import { OptionalNotNull } from '../../common/validation/field-decorators';
 import { INT4_MAX } from '../../common/validation/integer-text';
-import { LimitQueryDto } from '../../common/validation/dto/limit-query.dto';
+import { PageQueryDto } from '../../common/validation/dto/page-query.dto';
 import { QueryInt } from '../../common/validation/query-int.decorator';
 import { RETURN_STATUSES, type ReturnStatus } from '../return-states';
 
-export class ListReturnsQueryDto extends LimitQueryDto {
-  @QueryInt({ min: 0, max: INT4_MAX, default: 0 })
-  offset: number = 0;
-
+export class ListReturnsQueryDto extends PageQueryDto {
   @ApiPropertyOptional({ enum: RETURN_STATUSES })
   @OptionalNotNull()
   @IsIn(RETURN_STATUSES)

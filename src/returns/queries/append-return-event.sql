@@ -31,10 +31,10 @@ WITH
             'refundStatus',
             r.refund_status,
             'sequence',
-            (COALESCE(last.sequence + 1, 1))::int
+            (COALESCE(last.sequence, pruned.sequence, 0) + 1)::int
           ),
-          (COALESCE(last.sequence + 1, 1))::int,
-          (GREATEST(domain_event_position (), last.position))::bigint
+          (COALESCE(last.sequence, pruned.sequence, 0) + 1)::int,
+          (GREATEST(domain_event_position (), last.position, pruned.position))::bigint
         FROM
           (
             SELECT
@@ -58,6 +58,8 @@ WITH
             LIMIT
               1
           ) AS last ON TRUE
+          LEFT JOIN domain_event_floors AS pruned ON pruned.subject = 'return'
+          AND pruned.subject_id = (r.id)
       ) AS ev (brand_id, subject, subject_id, type, data, sequence, position)
     ORDER BY
       ev.subject,

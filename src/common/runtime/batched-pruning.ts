@@ -1,0 +1,30 @@
+/** One batch of a pruning: how many rows it removed, and whether more may be waiting (it was full). */
+export interface PruneBatch {
+  removed: number;
+  more: boolean;
+}
+
+/** How long a pruning waits between batches: the writes it shares the tables with take their turn. */
+export const PRUNE_PAUSE_MS = 20;
+
+/** The rows a batch of a pruning looks at, at most: a batch is a short transaction whatever the table holds. */
+export const PRUNE_BATCH = 2000;
+
+/**
+ * Runs the batches of one pruning (each one statement, its own transaction) until one says
+ * nothing more is waiting or `stopped` says the instance is stopping: the work a run does grows
+ * with what is due, never with what the table keeps, and no transaction holds many rows' locks.
+ * The number of rows removed in all.
+ */
+export async function pruneInBatches(
+  batch: () => Promise<PruneBatch>,
+  stopped: () => boolean = () => false,
+): Promise<number> {
+  let removed = 0;
+  for (;;) {
+    const done = await batch();
+    removed += done.removed;
+    if (!done.more || stopped()) return removed;
+    await new Promise((resolve) => setTimeout(resolve, PRUNE_PAUSE_MS));
+  }
+}

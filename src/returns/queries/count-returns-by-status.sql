@@ -1,0 +1,11 @@
+-- How many of a brand’s returns the list counts by status
+-- Rendered by `npm run sql:render` from the code that composes it: edit the code, not this file.
+-- Parameters:
+--   $1 brandId, $2 status
+SELECT
+  count(*)::int AS n
+FROM
+  returns
+WHERE
+  brand_id = ANY (ARRAY[$1]::INT[])
+  AND status = $2
