@@ -3,6 +3,7 @@ import { CARRIER_SECRET, PAYMENT_SECRET } from './support/signed';
 import { SharedSuite } from './support/suite';
 import { describeOrderCancellation } from './orders/order-cancellation';
 import { describeOrderListFilters } from './orders/order-list-filters';
+import { describeListPaging } from './orders/list-paging';
 import { describeOrdersAdmin } from './orders/orders-admin';
 import { describeReturnsProperties } from './orders/returns-properties';
 import { describeReturns } from './orders/returns';
@@ -26,6 +27,7 @@ afterAll(() => carrier.stop());
 // First: its tests run the outbox worker by hand, which would register the others' queued shipments too.
 describeOrderCancellation(shared, carrier);
 describeOrderListFilters(shared);
+describeListPaging(shared);
 describeReturns(shared);
 describeReturnsProperties(shared);
 // Last: one of its tests deletes every block's events and undoes and redoes migrations, which

@@ -195,6 +195,10 @@ export class Environment {
   @IntRange(30, 3650)
   EVENTS_RETENTION_DAYS = 90;
 
+  /** How often each instance prunes the events past their retention; 0: this instance does not. */
+  @IntRange(0, 86_400)
+  EVENTS_PRUNE_SECONDS = 3600;
+
   @IntRange(1, 1000)
   WEBHOOK_CONCURRENCY = 400;
 

@@ -7,12 +7,12 @@ import { EventsRepository } from './events.repository';
 
 /** Arbitrary constant shared by every instance: one prunes the events at a time. */
 const PRUNE_LOCK_KEY = 4_120_771_401;
-const EVERY_MS = 3_600_000;
+/** The first pruning after a start: soon, but not among the start's own work. */
 const FIRST_AFTER_MS = 30_000;
 
 /**
- * Removes the events older than EVENTS_RETENTION_DAYS (contract §16, §21), hourly on each
- * instance, one instance at a time, in batches (pruneInBatches): a pruning never holds the locks
+ * Removes the events older than EVENTS_RETENTION_DAYS (contract §16, §21), every
+ * EVENTS_PRUNE_SECONDS on each instance, one instance at a time, in batches (pruneInBatches): a pruning never holds the locks
  * of many rows, and the appends of new events never wait for it (an append reads a subject's
  * last event and floor without a lock; the subject's own row lock orders its writers).
  */
@@ -27,7 +27,13 @@ export class EventsPruning implements OnApplicationBootstrap, OnApplicationShutd
   ) {}
 
   onApplicationBootstrap(): void {
-    this.task = new IntervalTask({ everyMs: EVERY_MS, firstAfterMs: FIRST_AFTER_MS, run: () => this.runOnce() });
+    const everyMs = this.config.get('EVENTS_PRUNE_SECONDS', { infer: true }) * 1000;
+    if (everyMs === 0) return;
+    this.task = new IntervalTask({
+      everyMs,
+      firstAfterMs: Math.min(FIRST_AFTER_MS, everyMs),
+      run: () => this.runOnce(),
+    });
     this.task.start();
   }
 

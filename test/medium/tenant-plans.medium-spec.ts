@@ -118,9 +118,8 @@ describe('tenants under generic plans (contract §21)', () => {
         );
       }
       await client.query('VACUUM ANALYZE orders, returns, security_journal');
-      smallOrder = (
-        await client.query<{ id: number }>('SELECT max(id) AS id FROM orders WHERE brand_id = $1', [small])
-      ).rows[0].id;
+      smallOrder = (await client.query<{ id: number }>('SELECT max(id) AS id FROM orders WHERE brand_id = $1', [small]))
+        .rows[0].id;
     });
   }, 120_000);
 

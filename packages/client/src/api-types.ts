@@ -7462,7 +7462,10 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
+                /** @description Entries to skip, at most 10000; page further with `before` */
                 offset?: number;
+                /** @description Only entries older than this id (the next page) */
+                before?: number;
                 /** @description Only orders in this status */
                 status?: "new" | "paid" | "shipped" | "completed" | "returned" | "cancelled";
                 /** @description Only the order with this storefront order number (exact) */
@@ -7930,7 +7933,10 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
+                /** @description Entries to skip, at most 10000; page further with `before` */
                 offset?: number;
+                /** @description Only entries older than this id (the next page) */
+                before?: number;
                 status?: "requested" | "approved" | "declined" | "in_transit" | "partially_received" | "received" | "closed" | "canceled";
                 /** @description Only the returns of this order */
                 orderId?: number;
