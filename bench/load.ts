@@ -30,14 +30,24 @@ export interface BenchRequest {
  */
 export type NextRequest = (() => BenchRequest) | BenchRequest;
 
-/** One scenario: autocannon at CONNECTIONS connections for `duration` seconds, each request from `next`. */
-export async function run(base: string, name: string, next: NextRequest, duration = DURATION): Promise<ScenarioResult> {
+/**
+ * One scenario: autocannon at CONNECTIONS connections (or `options.connections`) for `duration`
+ * seconds, each request from `next`; paced at `options.rate` requests a second in all when given.
+ */
+export async function run(
+  base: string,
+  name: string,
+  next: NextRequest,
+  duration = DURATION,
+  options: { connections?: number; rate?: number } = {},
+): Promise<ScenarioResult> {
+  const rate = options.rate ?? RATE;
   const statuses: Record<string, number> = {};
   const result = await autocannon({
     url: base,
-    connections: CONNECTIONS,
+    connections: options.connections ?? CONNECTIONS,
     duration,
-    ...(RATE ? { overallRate: RATE } : {}),
+    ...(rate ? { overallRate: rate } : {}),
     requests: [
       typeof next === 'function'
         ? { setupRequest: (request: Record<string, unknown>) => ({ ...request, ...next() }) }

@@ -10,7 +10,8 @@ const METRICS_SCRAPE_MS = Number(process.env.BENCH_METRICS_SCRAPE_MS ?? 5000);
 
 export const metricsOn = (): boolean => Boolean(process.env.BENCH_METRICS) && process.env.BENCH_METRICS !== '0';
 
-export function startService(databaseUrl: string, port: number): ChildProcess {
+/** `env`: variables over the bench's own, for a run that needs a setting of its own (bench:scale's pruning). */
+export function startService(databaseUrl: string, port: number, env: Record<string, string> = {}): ChildProcess {
   const metricsPort = metricsOn() ? port + 1000 : undefined;
   const flags = [
     ...productionNodeFlags(),
@@ -41,6 +42,7 @@ export function startService(databaseUrl: string, port: number): ChildProcess {
       // BENCH_HTTP_ADAPTER=express measures the other platform (contract §14).
       HTTP_ADAPTER: process.env.BENCH_HTTP_ADAPTER ?? process.env.HTTP_ADAPTER ?? 'fastify',
       ...(metricsPort ? { METRICS_PORT: String(metricsPort) } : { METRICS_PORT: '' }),
+      ...env,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

@@ -46,6 +46,7 @@ export async function seedData(base: string) {
   const subscribe = async (url: string) =>
     api(base, 'POST', `/admin/brands/${brand}/webhook-endpoints`, admin, { url, eventTypes: ['order.created'] });
   return {
+    brandId: brand,
     storefrontKey: await issue(['orders.create_partner']),
     readerKey: await issue(['orders.read']),
     siteKey,
