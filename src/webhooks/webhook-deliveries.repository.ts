@@ -40,7 +40,6 @@ export interface DeliveryView {
   createdAt: string;
 }
 
-/** The delivery worker's claim ($1 token, $2 limit, $3 per endpoint, $4 lease seconds, $5 ids answered but not yet recorded). */
 /**
  * WebhookDeliveriesRepository.pruneBatch's statement ($1 retention days, $2 messages at most):
  * the oldest by their time's index, those another pruning holds skipped.
@@ -54,6 +53,7 @@ export const PRUNE_MESSAGES_BATCH = `WITH removed AS (
   RETURNING 1)
 SELECT count(*)::int AS removed FROM removed`;
 
+/** The delivery worker's claim ($1 token, $2 limit, $3 per endpoint, $4 lease seconds, $5 ids answered but not yet recorded). */
 export const CLAIM_DELIVERIES = `WITH busy AS MATERIALIZED (
          SELECT endpoint_id, count(*)::int AS n FROM webhook_deliveries
           WHERE lock_token IS NOT NULL AND locked_until > now() AND id <> ALL ($5::bigint[]) GROUP BY endpoint_id
