@@ -129,6 +129,40 @@ describe('password resets', () => {
     expect(signIns.reduce((a, b) => a + b, 0)).toBe(1);
   });
 
+  it('gives a reset 30 minutes: its token works just under 30 minutes old and not just over', async () => {
+    const user = await account();
+    await passwords.requestReset(anonymous(), user.email);
+    const [request] = await requestsFor(user.email);
+    const mail = await passwords.resetMailFor(request);
+    const [made] = await suite.dataSource.query(
+      `SELECT expires_at, extract(epoch FROM expires_at - created_at)::float8 AS lifetime
+         FROM password_resets WHERE user_id = $1`,
+      [user.id],
+    );
+    expect(made.lifetime).toBe(30 * 60);
+    // The mail says when the link dies, as the row does.
+    expect(mail!.expiresAt).toEqual(made.expires_at);
+
+    /** The reset as if made `seconds` ago, its lifetime as the service gave it. */
+    const madeAgo = (seconds: number) =>
+      suite.dataSource.query(
+        `UPDATE password_resets SET created_at = now() - make_interval(secs => $2),
+                expires_at = now() - make_interval(secs => $2) + (expires_at - created_at)
+          WHERE user_id = $1`,
+        [user.id, seconds],
+      );
+    // A weak password is refused with the token still live (400), so the probe leaves it unused.
+    const probe = () =>
+      passwords.completeReset(anonymous(), tokenOf(mail), 'weak').then(
+        () => 'done',
+        (error: AppError) => `${error.status} ${error.message}`,
+      );
+    await madeAgo(30 * 60 - 10);
+    expect(await probe()).toBe(`400 ${ErrorText.passwordLength}`);
+    await madeAgo(30 * 60 + 10);
+    expect(await probe()).toBe(`404 ${ErrorText.invalidOrExpiredToken}`);
+  });
+
   it('gives no link for a reset that was replaced, used or has expired', async () => {
     const user = await account();
     await passwords.requestReset(anonymous(), user.email);
