@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { BENCH_ADMIN } from './workload';
 
 // BENCH_CPU_PROF=DIR writes the service's CPU profile there.
 const cpuProfDir = process.env.BENCH_CPU_PROF;
@@ -27,8 +28,8 @@ export function startService(databaseUrl: string, port: number, env: Record<stri
       HOST: '127.0.0.1',
       LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
       SESSION_SECRET: 'bench-session-secret-0123456789abcdef0123',
-      BOOTSTRAP_ADMIN_EMAIL: 'bench@example.com',
-      BOOTSTRAP_ADMIN_PASSWORD: 'bench-password-1',
+      BOOTSTRAP_ADMIN_EMAIL: BENCH_ADMIN.email,
+      BOOTSTRAP_ADMIN_PASSWORD: BENCH_ADMIN.password,
       // The benchmark measures the service, not the per-key limits it would otherwise hit.
       RATE_LIMIT_PER_SECOND: '1000000',
       RATE_LIMIT_BURST: '2000000',

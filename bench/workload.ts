@@ -4,6 +4,9 @@ import type { NextRequest } from './load';
 const PRODUCTS = 200;
 const SIZES = ['XS', 'S', 'M', 'L', 'XL'];
 
+/** The superadministrator the bench's service starts with (service-process.ts); the password passes the rule. */
+export const BENCH_ADMIN = { email: 'bench@example.com', password: 'load-run-phrase-1' };
+
 /** A JSON call to the service; throws on any answer of 300 and above. */
 export async function api(base: string, method: string, url: string, token: string | undefined, body?: unknown) {
   const response = await fetch(`${base}${url}`, {
@@ -16,11 +19,9 @@ export async function api(base: string, method: string, url: string, token: stri
   return json;
 }
 
-/** The session token of the superadministrator the bench's service starts with (service-process.ts). */
+/** The session token of BENCH_ADMIN. */
 export async function adminToken(base: string): Promise<string> {
-  return (
-    await api(base, 'POST', '/auth/login', undefined, { email: 'bench@example.com', password: 'bench-password-1' })
-  ).token as string;
+  return (await api(base, 'POST', '/auth/login', undefined, BENCH_ADMIN)).token as string;
 }
 
 export async function seedData(base: string) {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { callService, freePort, stopService, waitForHealth, type ServiceProcess } from './support/service-process';
 
 const REPO = path.resolve(__dirname, '..');
-const ADMIN = { email: 'owner@example.com', password: 'owner-password-1' };
+const ADMIN = { email: 'owner@example.com', password: 'first-start-phrase-1' };
 
 /** Runs a command in a folder with only the given environment; its exit code and output. */
 function run(

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort, spawnService, stopService, waitForHealth, type ServiceProcess } from './support/service-process';
 
-const ADMIN = { email: 'owner@example.com', password: 'owner-password-1' };
+const ADMIN = { email: 'owner@example.com', password: 'service-process-phrase-1' };
 
 async function call(
   service: ServiceProcess,
@@ -93,6 +93,12 @@ describe('configuration errors', () => {
     [{ DATABASE_URL: 'mysql://x' }, 'Invalid configuration: DATABASE_URL must be a postgres:// URL'],
     [{ MIGRATIONS_RUN: 'maybe' }, 'Invalid configuration: MIGRATIONS_RUN must be true or false'],
     [{ SESSION_SECRET: 'short' }, 'Invalid configuration: SESSION_SECRET must be at least 32 characters'],
+    // The first superadministrator's password is held to the rule of every password (contract §19;
+    // its other parts: src/config/environment.spec.ts).
+    [
+      { BOOTSTRAP_ADMIN_EMAIL: 'owner@shop.example', BOOTSTRAP_ADMIN_PASSWORD: 'owner-password-1' },
+      'Invalid configuration: BOOTSTRAP_ADMIN_PASSWORD must not contain the local part of BOOTSTRAP_ADMIN_EMAIL',
+    ],
   ])('%p stops the start with one line naming the variable', async (bad, line) => {
     const service = spawnService({ PORT: '0', DATA_DIR: mkdtempSync(path.join(tmpdir(), 'cil-bad-')), ...bad });
     expect(await service.exited).toBe(1);

@@ -345,6 +345,42 @@ describe('the store team: invitations and members', () => {
     ]);
   });
 
+  it("switching off a brand's last active settings.manage member is refused as removing it is", async () => {
+    const team = await s.fx.brand();
+    const boss = await s.fx.user();
+    const deputy = await s.fx.user();
+    await s.fx.grant(team, boss.id, ['settings.manage']);
+    await s.fx.grant(team, deputy.id, ['settings.manage', 'orders.read']);
+    const patch = (userId: number, body: { active?: boolean; isSuperadmin?: boolean }) =>
+      request(s.t.http).patch(`/admin/users/${userId}`).set(bearer(s.fx.admin)).send(body);
+    const put = (userId: number, permissions: BrandPermission[]) =>
+      request(s.t.http).put(`/admin/brands/${team}/members/${userId}`).set(bearer(s.fx.admin)).send({ permissions });
+    const refusal = (response: request.Response) => ({ status: response.status, error: response.body.error });
+    const lastManager = { status: 409, error: ErrorText.lastSettingsManager };
+
+    // One of two managers may be switched off; then the other is the last active one.
+    await patch(deputy.id, { active: false }).expect(200);
+    expect(refusal(await patch(boss.id, { active: false }))).toEqual(lastManager);
+    expect(refusal(await patch(boss.id, { active: false, isSuperadmin: false }))).toEqual(lastManager);
+    // A switched-off manager does not count for the members rule either.
+    expect(refusal(await put(boss.id, ['orders.read']))).toEqual(lastManager);
+    expect(refusal(await put(boss.id, []))).toEqual(lastManager);
+    // Refused, the account still works; a change that switches nothing off passes.
+    await login(s.t.http, boss.email, boss.password);
+    await patch(boss.id, { active: true }).expect(200);
+    // Switching off an account already off changes no manager count.
+    await patch(deputy.id, { active: false }).expect(200);
+
+    // Back on, the deputy counts again, and the boss may go.
+    await patch(deputy.id, { active: true }).expect(200);
+    const off = await patch(boss.id, { active: false }).expect(200);
+    expect(off.body).toMatchObject({ id: boss.id, active: false });
+    expect(refusal(await patch(deputy.id, { active: false }))).toEqual(lastManager);
+    // A superadministrator's own membership does not count: the deputy stays the last manager.
+    await put(s.fx.admin.userId, ['settings.manage']).expect(200);
+    expect(refusal(await patch(deputy.id, { active: false }))).toEqual(lastManager);
+  });
+
   it('inviting needs a recent sign-in, and a missing permission is answered first', async () => {
     const stale = await s.fx.member(brand, ['settings.manage']);
     const reader = await s.fx.member(brand, ['orders.read']);

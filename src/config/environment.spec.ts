@@ -64,7 +64,29 @@ describe('validateEnvironment', () => {
     ],
     [
       { BOOTSTRAP_ADMIN_EMAIL: 'a@b.example', BOOTSTRAP_ADMIN_PASSWORD: 'short' },
-      'Invalid configuration: BOOTSTRAP_ADMIN_PASSWORD must be at least 8 characters',
+      'Invalid configuration: BOOTSTRAP_ADMIN_PASSWORD must have 12 to 256 characters',
+    ],
+    // The old floor of 8 let these through; the password rule does not (contract §19).
+    [
+      { BOOTSTRAP_ADMIN_EMAIL: 'a@b.example', BOOTSTRAP_ADMIN_PASSWORD: 'eleven-char' },
+      'Invalid configuration: BOOTSTRAP_ADMIN_PASSWORD must have 12 to 256 characters',
+    ],
+    [
+      // Eleven emoji: 22 UTF-16 units, 11 characters.
+      { BOOTSTRAP_ADMIN_EMAIL: 'a@b.example', BOOTSTRAP_ADMIN_PASSWORD: '😀'.repeat(11) },
+      'Invalid configuration: BOOTSTRAP_ADMIN_PASSWORD must have 12 to 256 characters',
+    ],
+    [
+      { BOOTSTRAP_ADMIN_EMAIL: 'a@b.example', BOOTSTRAP_ADMIN_PASSWORD: 'x'.repeat(257) },
+      'Invalid configuration: BOOTSTRAP_ADMIN_PASSWORD must have 12 to 256 characters',
+    ],
+    [
+      { BOOTSTRAP_ADMIN_EMAIL: 'a@b.example', BOOTSTRAP_ADMIN_PASSWORD: 'QWERTY123456' },
+      'Invalid configuration: BOOTSTRAP_ADMIN_PASSWORD must not be one of the 10000 most common passwords',
+    ],
+    [
+      { BOOTSTRAP_ADMIN_EMAIL: 'Owner@shop.example', BOOTSTRAP_ADMIN_PASSWORD: 'the-OWNER-password-1' },
+      'Invalid configuration: BOOTSTRAP_ADMIN_PASSWORD must not contain the local part of BOOTSTRAP_ADMIN_EMAIL',
     ],
     [
       { TRUST_PROXY: 'on' },
@@ -72,5 +94,23 @@ describe('validateEnvironment', () => {
     ],
   ])('%p is refused with one line naming the variable', (raw, message) => {
     expect(() => validateEnvironment(raw)).toThrow(new ConfigurationError(message));
+  });
+
+  it('takes a first superadministrator whose password passes the password rule', () => {
+    const env = validateEnvironment({
+      BOOTSTRAP_ADMIN_EMAIL: 'owner@shop.example',
+      BOOTSTRAP_ADMIN_PASSWORD: 'a-long-first-phrase',
+    });
+    expect(env).toMatchObject({
+      BOOTSTRAP_ADMIN_EMAIL: 'owner@shop.example',
+      BOOTSTRAP_ADMIN_PASSWORD: 'a-long-first-phrase',
+    });
+    // Twelve characters exactly, and 256 emoji (512 UTF-16 units) are within the rule.
+    expect(() =>
+      validateEnvironment({ BOOTSTRAP_ADMIN_EMAIL: 'a@b.example', BOOTSTRAP_ADMIN_PASSWORD: 'twelve-chars' }),
+    ).not.toThrow();
+    expect(() =>
+      validateEnvironment({ BOOTSTRAP_ADMIN_EMAIL: 'a@b.example', BOOTSTRAP_ADMIN_PASSWORD: '😀'.repeat(256) }),
+    ).not.toThrow();
   });
 });

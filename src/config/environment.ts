@@ -1,6 +1,13 @@
 import { plainToInstance, Transform } from 'class-transformer';
 import { IsDefined, IsEmail, IsIn, IsOptional, IsString, Matches, MinLength, validateSync } from 'class-validator';
 import { emptyToUndefined, Flag, IntRange, OptionalIntRange, TextLength } from './env-decorators';
+import {
+  COMMON_PASSWORD_COUNT,
+  PASSWORD_MAX,
+  PASSWORD_MIN,
+  passwordRuleBreach,
+  type PasswordRuleBreach,
+} from './password-rule';
 import { parseTrustProxy, type TrustProxy } from './trust-proxy';
 
 /** Connections per instance; the bench and its yardstick run with it too. */
@@ -85,10 +92,10 @@ export class Environment {
   @IsEmail({}, { message: 'BOOTSTRAP_ADMIN_EMAIL must be an e-mail address' })
   BOOTSTRAP_ADMIN_EMAIL?: string;
 
+  /** Held to the password rule of every other password (validateEnvironment, after the e-mail). */
   @Transform(emptyToUndefined)
   @IsOptional()
   @IsString({ message: 'BOOTSTRAP_ADMIN_PASSWORD must be a string' })
-  @TextLength(8, 256)
   BOOTSTRAP_ADMIN_PASSWORD?: string;
 
   @IntRange(0, 30)
@@ -270,8 +277,20 @@ export function validateEnvironment(raw: Record<string, unknown>): Environment {
   }
   if (env.METRICS_PORT !== undefined && env.METRICS_PORT === env.PORT)
     throw new ConfigurationError('Invalid configuration: METRICS_PORT must differ from PORT');
+  // The first superadministrator's password is a password like any other (contract §19): one the
+  // API would refuse must not come in through the environment and stay for good.
+  if (env.BOOTSTRAP_ADMIN_PASSWORD !== undefined && env.BOOTSTRAP_ADMIN_EMAIL !== undefined) {
+    const breach = passwordRuleBreach(env.BOOTSTRAP_ADMIN_PASSWORD, env.BOOTSTRAP_ADMIN_EMAIL);
+    if (breach) throw new ConfigurationError(`Invalid configuration: ${BOOTSTRAP_PASSWORD_BREACH[breach]}`);
+  }
   return env;
 }
+
+const BOOTSTRAP_PASSWORD_BREACH: Record<PasswordRuleBreach, string> = {
+  length: `BOOTSTRAP_ADMIN_PASSWORD must have ${PASSWORD_MIN} to ${PASSWORD_MAX} characters`,
+  common: `BOOTSTRAP_ADMIN_PASSWORD must not be one of the ${COMMON_PASSWORD_COUNT} most common passwords`,
+  local_part: 'BOOTSTRAP_ADMIN_PASSWORD must not contain the local part of BOOTSTRAP_ADMIN_EMAIL',
+};
 
 /** PUBLIC_URL without a trailing slash, or the local address on PORT. */
 export function publicUrlOf(env: Pick<Environment, 'PUBLIC_URL' | 'PORT'>): string {

@@ -2,6 +2,7 @@ import { Body, Controller, Get, Patch } from '@nestjs/common';
 import { IdParam } from '../common/decorators/id-param.decorator';
 import { ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { PLATFORM_ADMIN } from '../common/context/permissions';
+import { ErrorText } from '../common/errors/error-texts';
 import { RequirePermission } from '../common/decorators/require-permission.decorator';
 import { CreateUserDto } from './dto/create-user.dto';
 import { UpdateUserDto } from './dto/update-user.dto';
@@ -33,7 +34,7 @@ export class AdminUsersController {
 
   @RequirePermission(PLATFORM_ADMIN)
   @Patch(':userId')
-  @ApiConflictResponse({ description: 'The last active superadministrator cannot be removed' })
+  @ApiConflictResponse({ description: `${ErrorText.lastSuperadmin} | ${ErrorText.lastSettingsManager}` })
   @ApiOkResponse({ type: UserResponse })
   @ApiOperation({ summary: 'Change an account (superadministrator)', operationId: 'updateUser' })
   update(@IdParam('userId') userId: number, @Body() body: UpdateUserDto): Promise<UserResponse> {

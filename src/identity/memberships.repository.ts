@@ -54,19 +54,36 @@ export class MembershipsRepository {
   /**
    * Locks the brand's memberships that hold settings.manage, of accounts that are no
    * superadministrator (one is not a member for the last-manager rule), in user order, and gives
-   * their users. Every change of a membership in the brand takes these locks first, in the same
-   * order, so two changes that could each remove the last manager queue instead of both passing
-   * the check; a row another transaction took the permission from meanwhile is re-read after the
-   * wait and drops out.
+   * those of active accounts (a switched-off account manages nothing). Every change of a membership
+   * in the brand, and every switching off of one of its managers, takes these locks first, in the
+   * same order, so two changes that could each remove the last manager queue instead of both
+   * passing the check; a row another transaction took the permission from meanwhile is re-read
+   * after the wait and drops out. Whether the accounts are active is read by a statement of its
+   * own, after the locks: a row lock's re-read covers the locked row only, and the transaction we
+   * waited for may have switched an account off without touching its membership.
    */
   async lockSettingsManagers(tx: Tx, brandId: number): Promise<number[]> {
-    const rows: Array<{ user_id: number }> = await tx.query(
+    const locked: Array<{ user_id: number }> = await tx.query(
       `SELECT m.user_id FROM memberships m JOIN users u ON u.id = m.user_id
         WHERE m.brand_id = $1 AND 'settings.manage' = ANY (m.permissions) AND NOT u.is_superadmin
         ORDER BY m.user_id FOR UPDATE OF m`,
       [brandId],
     );
-    return rows.map((row) => row.user_id);
+    if (locked.length === 0) return [];
+    const active: Array<{ id: number }> = await tx.query(
+      'SELECT id FROM users WHERE id = ANY ($1::int[]) AND active AND NOT is_superadmin ORDER BY id',
+      [locked.map((row) => row.user_id)],
+    );
+    return active.map((row) => row.id);
+  }
+
+  /** The brands in which the user holds settings.manage, in brand order. */
+  async brandsManagedBy(tx: Tx, userId: number): Promise<number[]> {
+    const rows: Array<{ brand_id: number }> = await tx.query(
+      `SELECT brand_id FROM memberships WHERE user_id = $1 AND 'settings.manage' = ANY (permissions) ORDER BY brand_id`,
+      [userId],
+    );
+    return rows.map((row) => row.brand_id);
   }
 
   /** The member's permissions, the row locked; null when the user is no member of the brand. */

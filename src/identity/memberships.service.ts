@@ -89,6 +89,20 @@ export class MembershipsService {
     return { brandId, userId, permissions: after };
   }
 
+  /**
+   * Before an account is switched off (PATCH /admin/users/:userId): it may not be the last active
+   * settings.manage member of any brand, as setWith refuses (contract §19). Each brand's managers
+   * are locked as setWith locks them, brand after brand in brand order, so a switching off and a
+   * membership change (or two switchings off) cannot both pass the check. Call it before locking
+   * any users row: setWith's transactions lock those rows' memberships first.
+   */
+  async assertNotLastManager(tx: Tx, userId: number): Promise<void> {
+    for (const brandId of await this.memberships.brandsManagedBy(tx, userId)) {
+      const managers = await this.memberships.lockSettingsManagers(tx, brandId);
+      if (managers.includes(userId) && managers.length <= 1) throw AppError.conflict(ErrorText.lastSettingsManager);
+    }
+  }
+
   /** The brand's members, ordered by e-mail. */
   async members(brandId: number): Promise<MemberView[]> {
     return (await this.memberships.membersOf(brandId)).map((row) => ({

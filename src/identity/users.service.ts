@@ -5,6 +5,7 @@ import { isUniqueViolation } from '../common/errors/pg-errors';
 import { Transactions, type Tx } from '../database/transactions';
 import { assertPasswordAllowed } from './password-policy';
 import type { UserEntity } from './entities/user.entity';
+import { MembershipsService } from './memberships.service';
 import { PasswordHasher } from './password-hasher';
 import { UsersRepository } from './users.repository';
 import { normalizeEmail } from '../common/validation/email';
@@ -31,6 +32,7 @@ export class UsersService {
     private readonly users: UsersRepository,
     private readonly transactions: Transactions,
     private readonly hasher: PasswordHasher,
+    private readonly memberships: MembershipsService,
   ) {}
 
   /** A new account; its password must pass the policy (contract §19). */
@@ -81,10 +83,12 @@ export class UsersService {
 
   /**
    * Changes rights or switches an account off. The platform keeps at least one active
-   * superadministrator: the check and the change happen under a lock on those rows.
+   * superadministrator, and each brand its last active settings.manage member (contract §19): the
+   * checks and the change happen under locks on those rows, the brands' managers first.
    */
   async update(userId: number, change: { isSuperadmin?: boolean; active?: boolean }): Promise<UserView> {
     return this.transactions.run(async (tx) => {
+      if (change.active === false) await this.memberships.assertNotLastManager(tx, userId);
       const admins = await this.users.lockActiveSuperadmins(tx);
       const user = await this.users.lockById(tx, userId);
       if (!user) throw AppError.notFound();

@@ -8,7 +8,10 @@ export interface Mail {
   subject: string;
   text: string;
   html: string;
-  /** Stable per outbox job, so a receiver can recognise a re-sent message. */
+  /**
+   * Stable per outbox job, so a receiver can recognise a re-sent message; per attempt for a mail
+   * whose every attempt carries a new link (OutboxHandlers says which).
+   */
   messageId: string;
   /** What the mail is about, for the log: its kind and order number, never its recipient or text. */
   about: { kind: string; orderNumber: string | null };

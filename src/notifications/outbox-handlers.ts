@@ -75,18 +75,8 @@ export class OutboxHandlers {
             job.payload as unknown as { name: string; keyHint: string; expiresAt: string; window: string },
           ),
         );
-      case 'mail.password_reset': {
-        const mail = await this.passwords.resetMailFor(job.payload as unknown as ResetRequest);
-        if (!mail) return undefined;
-        signal.throwIfAborted();
-        await this.mailer.send({
-          to: mail.to,
-          messageId: messageIdOf(job),
-          about: { kind: job.kind, orderNumber: null },
-          ...MailTemplates.passwordReset(mail),
-        });
-        return undefined;
-      }
+      case 'mail.password_reset':
+        return this.mailPasswordReset(job, signal);
       case 'mail.staff_shipment_failed':
         return this.mailStaff(job, signal, (data) =>
           MailTemplates.staffShipmentFailed(data, (job.payload as { lastError?: string }).lastError ?? null),
@@ -161,12 +151,32 @@ export class OutboxHandlers {
   }
 
   /**
+   * A password reset's link (contract §19). As with an invitation, each attempt mints a new token
+   * over the reset's last one (PasswordsService.resetMailFor), so the lease is checked before the
+   * token is made: a worker that has lost the job would kill the link its new holder sent. Each
+   * attempt's mail is another message, with a Message-ID of its own (attemptMessageIdOf).
+   */
+  private async mailPasswordReset(job: ClaimedJob, signal: AbortSignal): Promise<undefined> {
+    signal.throwIfAborted();
+    const mail = await this.passwords.resetMailFor(job.payload as unknown as ResetRequest);
+    if (!mail) return undefined;
+    signal.throwIfAborted();
+    await this.mailer.send({
+      to: mail.to,
+      messageId: attemptMessageIdOf(job),
+      about: { kind: job.kind, orderNumber: null },
+      ...MailTemplates.passwordReset(mail),
+    });
+    return undefined;
+  }
+
+  /**
    * An invitation's link (contract §19), to the invited address. The token is minted and its
    * fingerprint committed just before the mail leaves (InvitationMail.prepare), so each attempt
    * of the job sends a new link and kills the one before (prepare says why); an invitation no
    * longer pending gets no mail. A worker that has lost the job's lease mints nothing: it would
-   * kill the link the job's new holder sends. Each attempt's mail has a Message-ID of its own,
-   * being another message: a receiver must not drop the working link as a repeat of a dead one.
+   * kill the link the job's new holder sends. Each attempt's mail has a Message-ID of its own
+   * (attemptMessageIdOf).
    */
   private async mailInvitation(job: ClaimedJob, signal: AbortSignal): Promise<undefined> {
     const { invitationId } = job.payload as unknown as { invitationId: number };
@@ -177,7 +187,7 @@ export class OutboxHandlers {
     const { to, ...content } = mail;
     await this.mailer.send({
       to,
-      messageId: `<outbox-${job.id}-${job.attempts}@commerce-integration-layer>`,
+      messageId: attemptMessageIdOf(job),
       about: { kind: job.kind, orderNumber: null },
       ...MailTemplates.invitation(content),
     });
@@ -187,4 +197,11 @@ export class OutboxHandlers {
 
 type MailTemplate = (data: Parameters<typeof MailTemplates.orderAccepted>[0]) => RenderedMail;
 
+/** The same on every attempt: a receiver may drop a re-sent copy of the same text as a repeat. */
 const messageIdOf = (job: ClaimedJob) => `<outbox-${job.id}@commerce-integration-layer>`;
+
+/**
+ * For the mails whose every attempt carries a new link (an invitation, a password reset): each is
+ * another message, and a receiver must not drop the working link as a repeat of a dead one.
+ */
+const attemptMessageIdOf = (job: ClaimedJob) => `<outbox-${job.id}-${job.attempts}@commerce-integration-layer>`;

@@ -6,7 +6,9 @@ import { createProduct, issueKey, siteWithKey } from '../support/fixtures';
 import { hostileValue, valueOf, type Schema } from '../support/openapi-values';
 import { CARRIER_SECRET, PAYMENT_SECRET } from '../support/signed';
 import { type SharedSuite, type Suite } from '../support/suite';
-import { login } from '../support/test-app';
+import { withClient } from '../support/test-database';
+import { bearer, login } from '../support/test-app';
+import { base32Bytes, totpCode } from '../support/totp-code';
 import { IMPORT_COLUMNS } from '../../src/catalog/catalog-csv';
 
 interface Operation {
@@ -223,24 +225,88 @@ export function describeOpenApiFuzz(shared: SharedSuite): void {
             let call = request(s.t.http)[op.method](url).set(headersFor(op, raw));
             if (raw !== undefined) call = call.set('Content-Type', contentType).send(raw);
             const response = await call;
-            const summary = `${op.method.toUpperCase()} ${url} ${JSON.stringify(raw)?.slice(0, 300)} → ${response.status} ${JSON.stringify(response.body).slice(0, 300)}`;
-            if (response.status >= 500) throw new Error(summary);
-            if (response.status >= 400) {
-              const errorBody = response.body as { error?: unknown; requestId?: unknown; details?: unknown };
-              if (
-                typeof errorBody.error !== 'string' ||
-                errorBody.error.length === 0 ||
-                typeof errorBody.requestId !== 'string'
-              )
-                throw new Error(`shape: ${summary}`);
-              if (response.status === 400 && !Array.isArray(errorBody.details))
-                throw new Error(`no details: ${summary}`);
-            }
+            checkAnswer(response, `${op.method.toUpperCase()} ${url} ${JSON.stringify(raw)?.slice(0, 300)}`);
           }),
           { numRuns: 60 },
         );
       }
     });
+
+    /**
+     * The pass above reaches the second step of a sign-in only with made-up challenge tokens, so
+     * only as far as a dead challenge's 401. Here an account holds a confirmed authenticator app,
+     * and each generated body goes out with a live challenge (a password sign-in just before) or,
+     * for a step-up, on a session of that account; most bodies give exactly one answer, so codes,
+     * recovery codes and passkey assertions reach the second factor's checks. Bad input gets a
+     * 4xx, never a 5xx; only the code the app shows now would pass.
+     */
+    it('fuzzes the second step and the step-up of an account holding an authenticator app, with live challenges', async () => {
+      const account = await s.fx.user();
+      const session = await login(s.t.http, account.email, account.password);
+      const enrolment = await request(s.t.http).post('/auth/second-factor/totp').set(bearer(session)).send({});
+      const key = base32Bytes((enrolment.body as { secret: string }).secret);
+      await request(s.t.http)
+        .post('/auth/second-factor/totp/confirm')
+        .set(bearer(session))
+        .send({ code: totpCode(key, Date.now()) })
+        .expect(200);
+      const challenge = async () =>
+        (
+          (await request(s.t.http).post('/auth/login').send({ email: account.email, password: account.password }))
+            .body as { challengeToken: string }
+        ).challengeToken;
+      /** Whether a body holds the code the app shows now (one step either side): the only answer let through. */
+      const right = (body: unknown) =>
+        isObject(body) &&
+        typeof body.code === 'string' &&
+        [-30_000, 0, 30_000].some((offset) => totpCode(key, Date.now() + offset) === body.code);
+
+      const passes: Array<{ path: string; runs: number; live: 'challenge' | 'session' }> = [
+        { path: '/auth/login/second-factor', runs: 20, live: 'challenge' },
+        { path: '/auth/login/passkey-options', runs: 6, live: 'challenge' },
+        { path: '/auth/step-up', runs: 25, live: 'session' },
+      ];
+      await withClient(s.db.url, async (db) => {
+        for (const pass of passes) {
+          const op = operations.find((o) => o.method === 'post' && o.path === pass.path);
+          if (!op?.body) throw new Error(`${pass.path} takes no JSON body in the document`);
+          await fc.assert(
+            fc.asyncProperty(secondFactorBody(op.body), async (generated) => {
+              // Every answer is a failed login of the account (10 in 15 minutes, then 429): each
+              // run starts with none, as account-security's suite does, so none stops at the throttle.
+              await db.query('DELETE FROM login_failures WHERE email = $1', [account.email]);
+              let body = generated;
+              let call = request(s.t.http).post(op.path);
+              if (pass.live === 'session') call = call.set(bearer(session));
+              else if (isObject(generated)) body = { ...generated, challengeToken: await challenge() };
+              const raw = JSON.stringify(body);
+              const response = await call.set('Content-Type', 'application/json').send(raw);
+              const summary = `POST ${op.path} ${raw?.slice(0, 300)}`;
+              checkAnswer(response, summary);
+              if (response.status < 400 && !right(body))
+                throw new Error(`let through: ${summary} → ${response.status} ${JSON.stringify(response.body)}`);
+            }),
+            { numRuns: pass.runs },
+          );
+        }
+      });
+    });
+
+    /** No 5xx, and every error in the contract's shape (a 400 with its details). */
+    function checkAnswer(response: request.Response, call: string): void {
+      const summary = `${call} → ${response.status} ${JSON.stringify(response.body).slice(0, 300)}`;
+      if (response.status >= 500) throw new Error(summary);
+      if (response.status >= 400) {
+        const errorBody = response.body as { error?: unknown; requestId?: unknown; details?: unknown };
+        if (
+          typeof errorBody.error !== 'string' ||
+          errorBody.error.length === 0 ||
+          typeof errorBody.requestId !== 'string'
+        )
+          throw new Error(`shape: ${summary}`);
+        if (response.status === 400 && !Array.isArray(errorBody.details)) throw new Error(`no details: ${summary}`);
+      }
+    }
 
     it('answers a NUL in each query parameter of each operation with a 400 or what the route answers anyway', async () => {
       for (const op of operations) {
@@ -388,6 +454,59 @@ export function describeOpenApiFuzz(shared: SharedSuite): void {
     if (part.type === 'string' && path.length > 0) return [[path.join('.'), nest(path, '\ud800')]];
     if (part.type === 'array' && part.items) return textFieldsOf(part.items, [...path, '0']);
     return Object.entries(part.properties ?? {}).flatMap(([name, property]) => textFieldsOf(property, [...path, name]));
+  }
+
+  /**
+   * A body of a second factor's answer (schema: the operation's): mostly exactly one answer, a
+   * code, a recovery code or a passkey assertion, in shapes near the real ones, else the schema's
+   * own values or a hostile one.
+   */
+  function secondFactorBody(schema: Schema): fc.Arbitrary<unknown> {
+    const properties = schema.properties ?? {};
+    const near = {
+      code: fc.oneof(
+        fc.stringMatching(/^\d{6}$/),
+        fc.stringMatching(/^\d{1,16}$/),
+        fc.constantFrom(' 123456', '123456\n', '12 34 56', '١٢٣٤٥٦', '１２３４５６', '-12345', '1e5', '0x1234'),
+      ),
+      recoveryCode: fc.oneof(
+        fc.stringMatching(/^[a-z2-7]{4}-[a-z2-7]{4}-[a-z2-7]{4}-[a-z2-7]{4}$/),
+        fc.stringMatching(/^[A-Za-z0-9]{16}$/),
+        fc.constantFrom('ABCD-EFGH-IJKL-MNOP', 'abcd-efgh-ijkl-mnop ', 'abcd--efgh-ijkl-mnop'),
+      ),
+      passkey: fc.record(
+        {
+          id: fc.base64String({ maxLength: 64 }),
+          rawId: fc.oneof(fc.base64String({ maxLength: 64 }), hostileValue),
+          type: fc.oneof(fc.constant('public-key'), hostileValue),
+          response: fc.record(
+            {
+              clientDataJSON: fc.oneof(fc.base64String({ maxLength: 120 }), hostileValue),
+              authenticatorData: fc.oneof(fc.base64String({ maxLength: 80 }), hostileValue),
+              signature: fc.oneof(fc.base64String({ maxLength: 100 }), hostileValue),
+              userHandle: fc.oneof(fc.base64String({ maxLength: 40 }), hostileValue),
+            },
+            { requiredKeys: [] },
+          ),
+          clientExtensionResults: fc.oneof(fc.constant({}), hostileValue),
+        },
+        { requiredKeys: ['id', 'response'] },
+      ),
+    };
+    const oneAnswer = (Object.keys(near) as Array<keyof typeof near>)
+      .filter((name) => name in properties)
+      .map((name) =>
+        fc.oneof({ weight: 3, arbitrary: near[name] }, valueOf(properties[name])).map((value) => ({ [name]: value })),
+      );
+    return fc.oneof(
+      ...(oneAnswer.length ? [{ weight: 6, arbitrary: fc.oneof(...oneAnswer) }] : []),
+      { weight: 2, arbitrary: valueOf(schema) },
+      hostileValue,
+    );
+  }
+
+  function isObject(value: unknown): value is Record<string, unknown> {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
   }
 
   /** `{a: [{b: value}]}` for the path `a.0.b`. */

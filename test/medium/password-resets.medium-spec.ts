@@ -1,12 +1,16 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { RequestContext } from '../../src/common/context/request-context';
 import { AppError } from '../../src/common/errors/app-error';
 import { ErrorText } from '../../src/common/errors/error-texts';
 import { IdentityModule } from '../../src/identity/identity.module';
 import { PasswordsService, type ResetRequest } from '../../src/identity/passwords.service';
 import { UsersService } from '../../src/identity/users.service';
+import { NotificationsModule } from '../../src/notifications/notifications.module';
+import { OutboxHandlers } from '../../src/notifications/outbox-handlers';
+import { OutboxJobs, type ClaimedOutboxJob } from '../../src/outbox/outbox-jobs.repository';
 import { openMedium, type MediumSuite } from '../support/medium';
 import { mediumLogin } from '../support/medium-fixtures';
+import { readableText, SmtpSink, type ReceivedMail } from '../support/smtp-sink';
 
 let address = 0;
 /** A request from an address of its own: the per-address limit is the e2e suite's to test. */
@@ -125,6 +129,40 @@ describe('password resets', () => {
     expect(signIns.reduce((a, b) => a + b, 0)).toBe(1);
   });
 
+  it('gives a reset 30 minutes: its token works just under 30 minutes old and not just over', async () => {
+    const user = await account();
+    await passwords.requestReset(anonymous(), user.email);
+    const [request] = await requestsFor(user.email);
+    const mail = await passwords.resetMailFor(request);
+    const [made] = await suite.dataSource.query(
+      `SELECT expires_at, extract(epoch FROM expires_at - created_at)::float8 AS lifetime
+         FROM password_resets WHERE user_id = $1`,
+      [user.id],
+    );
+    expect(made.lifetime).toBe(30 * 60);
+    // The mail says when the link dies, as the row does.
+    expect(mail!.expiresAt).toEqual(made.expires_at);
+
+    /** The reset as if made `seconds` ago, its lifetime as the service gave it. */
+    const madeAgo = (seconds: number) =>
+      suite.dataSource.query(
+        `UPDATE password_resets SET created_at = now() - make_interval(secs => $2),
+                expires_at = now() - make_interval(secs => $2) + (expires_at - created_at)
+          WHERE user_id = $1`,
+        [user.id, seconds],
+      );
+    // A weak password is refused with the token still live (400), so the probe leaves it unused.
+    const probe = () =>
+      passwords.completeReset(anonymous(), tokenOf(mail), 'weak').then(
+        () => 'done',
+        (error: AppError) => `${error.status} ${error.message}`,
+      );
+    await madeAgo(30 * 60 - 10);
+    expect(await probe()).toBe(`400 ${ErrorText.passwordLength}`);
+    await madeAgo(30 * 60 + 10);
+    expect(await probe()).toBe(`404 ${ErrorText.invalidOrExpiredToken}`);
+  });
+
   it('gives no link for a reset that was replaced, used or has expired', async () => {
     const user = await account();
     await passwords.requestReset(anonymous(), user.email);
@@ -136,5 +174,91 @@ describe('password resets', () => {
     );
     // A retry of the job after its reset expired sends nothing.
     expect(await passwords.resetMailFor(request)).toBeNull();
+  });
+});
+
+/**
+ * The reset mail's outbox job as the worker runs it (OutboxHandlers, the real outbox and SMTP):
+ * each attempt mints a new link over the last one, so a worker that lost the job's lease must mint
+ * nothing, and each attempt's mail is a message of its own.
+ */
+describe('the password-reset mail job', () => {
+  let suite: MediumSuite;
+  let sink: SmtpSink;
+  let passwords: PasswordsService;
+  let handlers: OutboxHandlers;
+  let jobs: OutboxJobs;
+  let n = 0;
+
+  beforeAll(async () => {
+    sink = new SmtpSink();
+    const smtpUrl = await sink.start();
+    // No worker of its own: the test claims and runs the jobs as two workers would.
+    suite = await openMedium([IdentityModule, NotificationsModule], {
+      env: { OUTBOX_WORKER: 'false', WEBHOOK_WORKER: 'false', SMTP_URL: smtpUrl },
+    });
+    passwords = suite.get(PasswordsService);
+    handlers = suite.get(OutboxHandlers);
+    jobs = suite.get(OutboxJobs);
+  });
+  afterAll(async () => {
+    await suite?.close();
+    await sink?.stop();
+  });
+
+  const requested = async () => {
+    const email = `mailed-${++n}-${Date.now()}@example.com`;
+    await suite.get(UsersService).create({ email, password: 'medium-password-1' });
+    await passwords.requestReset(anonymous(), email);
+    return email;
+  };
+  /** The e-mail's reset job, claimed by a worker under a lease of its own (its attempt counted). */
+  async function claimFor(email: string): Promise<ClaimedOutboxJob> {
+    const claimed = await jobs.claim(randomUUID(), 60, 100);
+    const job = claimed.find((j) => (j.payload as unknown as ResetRequest).email === email);
+    if (!job) throw new Error(`no reset job of ${email} to claim`);
+    return job;
+  }
+  /** The lease runs out without the job finished (its worker stalled or died): another may claim it. */
+  const lapse = (job: ClaimedOutboxJob) =>
+    suite.dataSource.query(`UPDATE outbox SET locked_until = now() - interval '1 second' WHERE id = $1`, [job.id]);
+  const live = () => new AbortController().signal;
+  const tokenIn = (mail: ReceivedMail) => /csh_pwr_[A-Za-z0-9_-]{43}/.exec(readableText(mail))![0];
+
+  it('a worker that lost the lease mints no link: the one the new holder mailed keeps working', async () => {
+    const email = await requested();
+    const stalled = await claimFor(email);
+    await lapse(stalled);
+    const holder = await claimFor(email);
+    expect(holder.attempts).toBe(stalled.attempts + 1);
+    await handlers.run(holder, live());
+    const [mail] = sink.to(email);
+
+    // Worker A comes back to the job after its lease was lost (JobLease aborts its signal).
+    const lost = new AbortController();
+    lost.abort(new Error('the job lease was lost'));
+    await expect(handlers.run(stalled, lost.signal)).rejects.toThrow('the job lease was lost');
+    expect(sink.to(email)).toHaveLength(1);
+    expect(await statusOf(passwords.completeReset(anonymous(), tokenIn(mail), 'fresh-medium-phrase'))).toBe('done');
+  });
+
+  it("each attempt's mail is a message of its own: a new link under a new Message-ID", async () => {
+    const email = await requested();
+    const first = await claimFor(email);
+    await handlers.run(first, live());
+    // The attempt's completion never committed: its lease runs out and the job is retried.
+    await lapse(first);
+    const second = await claimFor(email);
+    await handlers.run(second, live());
+
+    const mails = sink.to(email);
+    expect(mails.map((m) => m.messageId)).toEqual([
+      `<outbox-${first.id}-${first.attempts}@commerce-integration-layer>`,
+      `<outbox-${first.id}-${second.attempts}@commerce-integration-layer>`,
+    ]);
+    const [dead, working] = mails.map(tokenIn);
+    expect(dead).not.toBe(working);
+    expect(await statusOf(passwords.completeReset(anonymous(), dead, 'fresh-medium-phrase'))).toBe('gone');
+    expect(await statusOf(passwords.completeReset(anonymous(), working, 'fresh-medium-phrase'))).toBe('done');
   });
 });

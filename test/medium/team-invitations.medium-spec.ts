@@ -202,6 +202,35 @@ describe('the store team in the identity module', () => {
     }
   });
 
+  it('switching off one of the last two managers while the other is removed or switched off: one passes, one gets 409', async () => {
+    const users = suite.get(UsersService);
+    for (let round = 0; round < 6; round++) {
+      const team = await mediumBrand(suite);
+      const ctx = { ...admin, brandId: team };
+      const [a, b] = await Promise.all(
+        ['a', 'b'].map((name) => users.create({ email: uniqueEmail(`manager-${name}`), password: PASSWORD })),
+      );
+      await memberships.put(ctx, team, a.id, ['settings.manage']);
+      await memberships.put(ctx, team, b.id, ['settings.manage', 'orders.read']);
+      // A's switching off against B's demotion, then against B's switching off, in both orders of start.
+      const calls = [
+        () => users.update(a.id, { active: false }),
+        round < 4
+          ? () => memberships.put(ctx, team, b.id, ['orders.read'])
+          : () => users.update(b.id, { active: false }),
+      ];
+      if (round % 2) calls.reverse();
+      const outcomes = await Promise.all(calls.map((call) => outcomeOf(call())));
+      expect(outcomes.sort()).toEqual([`409 ${ErrorText.lastSettingsManager}`, 'done']);
+      const managers: unknown[] = await suite.dataSource.query(
+        `SELECT m.user_id FROM memberships m JOIN users u ON u.id = m.user_id
+          WHERE m.brand_id = $1 AND 'settings.manage' = ANY (m.permissions) AND u.active`,
+        [team],
+      );
+      expect(managers).toHaveLength(1);
+    }
+  });
+
   it("a superadministrator's own membership does not count as the brand's manager", async () => {
     const team = await mediumBrand(suite);
     const ctx = { ...admin, brandId: team };

@@ -8,7 +8,7 @@ import { countBoot } from './boot-count';
 const DIST = path.resolve(__dirname, '../../dist');
 
 /** The administrator a service started with serviceEnv creates on its first start. */
-export const SERVICE_ADMIN = { email: 'owner@example.com', password: 'owner-password-1' };
+export const SERVICE_ADMIN = { email: 'owner@example.com', password: 'service-admin-phrase-1' };
 
 export interface ServiceProcess {
   child: ChildProcess;

@@ -11,7 +11,7 @@ import { APP_OPTIONS, createHttpAdapter, setupApp, type HttpPlatform } from '../
 import { countBoot } from './boot-count';
 
 export const TEST_SESSION_SECRET = 'test-session-secret-0123456789abcdef0123456789';
-export const ADMIN = { email: 'root@example.com', password: 'root-password-1' };
+export const ADMIN = { email: 'root@example.com', password: 'suite-admin-phrase-1' };
 
 export interface TestApp {
   app: INestApplication;

@@ -4193,7 +4193,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The last active superadministrator cannot be removed */
+            /** @description The last active superadministrator cannot be removed | The last settings.manage member cannot be removed */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
