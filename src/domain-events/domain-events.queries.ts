@@ -16,7 +16,7 @@ export function reviewedQueries(events: DomainEventsSql): ReviewedQuery[] {
       name: 'prune-events-batch',
       text: PRUNE_EVENTS_BATCH,
       purpose: 'A batch of the pruning: the oldest events past the retention, their subjects’ numbers kept',
-      parameters: ['lockKey', 'retentionDays', 'batch'],
+      parameters: ['lockKey', 'retentionDays'],
     },
     {
       name: 'events-horizon-lag',

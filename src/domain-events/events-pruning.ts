@@ -56,7 +56,7 @@ export class EventsPruning implements OnApplicationBootstrap, OnApplicationShutd
   }
 
   private async batch(days: number): Promise<PruneBatch> {
-    const { mine, removed } = await this.events.pruneBatch(PRUNE_LOCK_KEY, days, PRUNE_BATCH);
+    const { mine, removed } = await this.events.pruneBatch(PRUNE_LOCK_KEY, days);
     return { removed, more: mine && removed === PRUNE_BATCH };
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { PRUNE_BATCH } from '../common/runtime/batched-pruning';
 import { isoTimestampSql } from '../database/iso-timestamp.sql';
 import type { EventCursor } from './event-cursor';
 import { EVENTS_HORIZON, EVENTS_HORIZON_LAG } from './events-horizon.sql';
@@ -29,7 +30,7 @@ export const eventsPage = (events: DomainEventsSql) => `SELECT ${columns(events)
   LIMIT $5`;
 
 /**
- * One batch ($1 lock key, $2 retention days, $3 batch size): the oldest events past the retention,
+ * One batch ($1 lock key, $2 retention days): the PRUNE_BATCH oldest events past the retention,
  * by ix_domain_events_occurred, removed; for each subject numbered by its previous event (an
  * order's, a return's, a product's: domain-events.sql.ts; a size is numbered by its row), the
  * numbers of the last one removed are kept in domain_event_floors, so its next event goes on
@@ -38,7 +39,7 @@ export const eventsPage = (events: DomainEventsSql) => `SELECT ${columns(events)
 export const PRUNE_EVENTS_BATCH = `WITH turn AS (SELECT pg_try_advisory_xact_lock($1) AS mine),
      batch AS (SELECT e.id FROM domain_events e
                 WHERE e.occurred_at < now() - make_interval(days => $2) AND (SELECT mine FROM turn)
-                ORDER BY e.occurred_at LIMIT $3),
+                ORDER BY e.occurred_at LIMIT ${PRUNE_BATCH}),
      removed AS (DELETE FROM domain_events d USING batch b WHERE d.id = b.id
                  RETURNING d.subject, d.subject_id, d.sequence, d.position),
      floors AS (INSERT INTO domain_event_floors AS f (subject, subject_id, sequence, position)
@@ -79,12 +80,8 @@ export class EventsRepository {
   }
 
   /** One batch of the pruning (PRUNE_EVENTS_BATCH); mine is false when another instance had the turn. */
-  async pruneBatch(lockKey: number, days: number, batch: number): Promise<{ mine: boolean; removed: number }> {
-    const rows: Array<{ mine: boolean; removed: number }> = await this.db.query(PRUNE_EVENTS_BATCH, [
-      lockKey,
-      days,
-      batch,
-    ]);
+  async pruneBatch(lockKey: number, days: number): Promise<{ mine: boolean; removed: number }> {
+    const rows: Array<{ mine: boolean; removed: number }> = await this.db.query(PRUNE_EVENTS_BATCH, [lockKey, days]);
     return rows[0];
   }
 

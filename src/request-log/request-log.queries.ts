@@ -8,7 +8,7 @@ export function reviewedQueries(): ReviewedQuery[] {
       name: 'prune-request-log-batch',
       text: PRUNE_BATCH_SQL,
       purpose: 'A batch of the request log’s pruning: the oldest failures and counts past 30 days',
-      parameters: ['lockKey', 'days', 'batch'],
+      parameters: ['lockKey', 'days'],
     },
   ];
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, QueryFailedError } from 'typeorm';
+import { PRUNE_BATCH } from '../common/runtime/batched-pruning';
 import { tenantOrderSql, tenantRowsSql } from '../database/tenant-rows.sql';
 import type { FailedRequest } from './failed-request';
 import type { TallyRow } from './request-tally';
@@ -65,17 +66,17 @@ function mergedByFold(failures: readonly FailedRequest[]): readonly FailedReques
 // Whichever instance takes it prunes; the others skip that round.
 export const PRUNE_LOCK_KEY = 1_877_126_031;
 
-/** RequestLogRepository.pruneBatch's statement ($1 lock key, $2 days, $3 rows of each table at most). */
+/** RequestLogRepository.pruneBatch's statement ($1 lock key, $2 days): PRUNE_BATCH rows of each table at most. */
 export const PRUNE_BATCH_SQL = `WITH turn AS (SELECT pg_try_advisory_xact_lock($1) AS mine),
      failures AS (DELETE FROM request_failures WHERE id IN (
                     SELECT id FROM request_failures
                      WHERE at < now() - make_interval(days => $2) AND (SELECT mine FROM turn)
-                     ORDER BY at LIMIT $3)
+                     ORDER BY at LIMIT ${PRUNE_BATCH})
                   RETURNING 1),
      counts AS (DELETE FROM request_counts WHERE (key_id, minute, method, route, status) IN (
                   SELECT key_id, minute, method, route, status FROM request_counts
                    WHERE minute < now() - make_interval(days => $2) AND (SELECT mine FROM turn)
-                   ORDER BY minute LIMIT $3)
+                   ORDER BY minute LIMIT ${PRUNE_BATCH})
                 RETURNING 1)
 SELECT mine, (SELECT count(*) FROM failures)::int AS failures, (SELECT count(*) FROM counts)::int AS counts FROM turn`;
 
@@ -177,14 +178,13 @@ export class RequestLogRepository {
   }
 
   /**
-   * One batch of the pruning: at most `batch` failures and `batch` counts older than `days`, the
-   * oldest first by their time's index, by one instance at a time (mine false: another had it).
+   * One batch of the pruning: at most PRUNE_BATCH failures and PRUNE_BATCH counts older than
+   * `days`, the oldest first by their time's index, by one instance at a time (mine false: another had it).
    */
-  async pruneBatch(days: number, batch: number): Promise<{ mine: boolean; failures: number; counts: number }> {
+  async pruneBatch(days: number): Promise<{ mine: boolean; failures: number; counts: number }> {
     const rows: Array<{ mine: boolean; failures: number; counts: number }> = await this.db.query(PRUNE_BATCH_SQL, [
       PRUNE_LOCK_KEY,
       days,
-      batch,
     ]);
     return rows[0];
   }

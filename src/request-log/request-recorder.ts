@@ -118,7 +118,7 @@ export class RequestRecorder implements OnApplicationBootstrap, OnApplicationShu
     let mine = true;
     await pruneInBatches(
       async () => {
-        const batch = await this.repository.pruneBatch(RETENTION_DAYS, PRUNE_BATCH);
+        const batch = await this.repository.pruneBatch(RETENTION_DAYS);
         mine = batch.mine;
         return {
           removed: batch.failures + batch.counts,

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { PRUNE_BATCH } from '../common/runtime/batched-pruning';
 import { isoTimestampSql } from '../database/iso-timestamp.sql';
 import { tenantOrderSql, tenantRowsSql } from '../database/tenant-rows.sql';
 import { changedRows } from '../database/returning';
@@ -41,15 +42,15 @@ export interface DeliveryView {
 }
 
 /**
- * WebhookDeliveriesRepository.pruneBatch's statement ($1 retention days, $2 messages at most):
- * the oldest by their time's index, those another pruning holds skipped.
+ * WebhookDeliveriesRepository.pruneBatch's statement ($1 retention days): the PRUNE_BATCH oldest
+ * by their time's index, those another pruning holds skipped.
  */
 export const PRUNE_MESSAGES_BATCH = `WITH removed AS (
   DELETE FROM webhook_messages WHERE id IN (
     SELECT m.id FROM webhook_messages m
      WHERE m.created_at < now() - make_interval(days => $1)
        AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.message_id = m.id AND d.status = 'pending')
-     ORDER BY m.created_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+     ORDER BY m.created_at LIMIT ${PRUNE_BATCH} FOR UPDATE SKIP LOCKED)
   RETURNING 1)
 SELECT count(*)::int AS removed FROM removed`;
 
@@ -258,11 +259,11 @@ export class WebhookDeliveriesRepository {
   }
 
   /**
-   * One batch of the pruning: at most `batch` of the oldest messages past the retention whose
+   * One batch of the pruning: at most PRUNE_BATCH of the oldest messages past the retention whose
    * deliveries are all settled, with their deliveries and attempts (ON DELETE CASCADE). The number removed.
    */
-  async pruneBatch(retentionDays: number, batch: number): Promise<number> {
-    const rows: Array<{ removed: number }> = await this.db.query(PRUNE_MESSAGES_BATCH, [retentionDays, batch]);
+  async pruneBatch(retentionDays: number): Promise<number> {
+    const rows: Array<{ removed: number }> = await this.db.query(PRUNE_MESSAGES_BATCH, [retentionDays]);
     return rows[0].removed;
   }
 }

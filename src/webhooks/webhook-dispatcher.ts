@@ -220,7 +220,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     const days = this.config.get('WEBHOOK_LOG_RETENTION_DAYS', { infer: true });
     pruneInBatches(
       async () => {
-        const removed = await this.deliveries.pruneBatch(days, PRUNE_BATCH);
+        const removed = await this.deliveries.pruneBatch(days);
         return { removed, more: removed === PRUNE_BATCH };
       },
       () => this.task?.stopped ?? false,

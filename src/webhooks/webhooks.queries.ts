@@ -14,7 +14,7 @@ export function reviewedQueries(): ReviewedQuery[] {
       name: 'prune-webhook-messages-batch',
       text: PRUNE_MESSAGES_BATCH,
       purpose: 'A batch of the webhook log’s pruning: the oldest settled messages past the retention',
-      parameters: ['retentionDays', 'batch'],
+      parameters: ['retentionDays'],
     },
   ];
 }

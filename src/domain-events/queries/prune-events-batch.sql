@@ -1,7 +1,7 @@
 -- A batch of the pruning: the oldest events past the retention, their subjects’ numbers kept
 -- Rendered by `npm run sql:render` from the code that composes it: edit the code, not this file.
 -- Parameters:
---   $1 lockKey, $2 retentionDays, $3 batch
+--   $1 lockKey, $2 retentionDays
 WITH
   turn AS (
     SELECT
@@ -23,7 +23,7 @@ WITH
     ORDER BY
       e.occurred_at
     LIMIT
-      $3
+      2000
   ),
   removed AS (
     DELETE FROM domain_events d USING batch b

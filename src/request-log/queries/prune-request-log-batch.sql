@@ -1,7 +1,7 @@
 -- A batch of the request log’s pruning: the oldest failures and counts past 30 days
 -- Rendered by `npm run sql:render` from the code that composes it: edit the code, not this file.
 -- Parameters:
---   $1 lockKey, $2 days, $3 batch
+--   $1 lockKey, $2 days
 WITH
   turn AS (
     SELECT
@@ -26,7 +26,7 @@ WITH
         ORDER BY
           at
         LIMIT
-          $3
+          2000
       )
     RETURNING
       1
@@ -54,7 +54,7 @@ WITH
         ORDER BY
           MINUTE
         LIMIT
-          $3
+          2000
       )
     RETURNING
       1

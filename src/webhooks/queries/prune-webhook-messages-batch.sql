@@ -1,7 +1,7 @@
 -- A batch of the webhook log’s pruning: the oldest settled messages past the retention
 -- Rendered by `npm run sql:render` from the code that composes it: edit the code, not this file.
 -- Parameters:
---   $1 retentionDays, $2 batch
+--   $1 retentionDays
 WITH
   removed AS (
     DELETE FROM webhook_messages
@@ -25,7 +25,7 @@ WITH
         ORDER BY
           m.created_at
         LIMIT
-          $2
+          2000
         FOR UPDATE
           SKIP LOCKED
       )

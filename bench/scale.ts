@@ -1,0 +1,254 @@
+/**
+ * npm run bench:scale [-- --reuse] [--json FILE]
+ *
+ * What a request costs on a store a few years old, beside what it costs on a new one (contract
+ * §21). Builds a large store (bench/scale-data.ts: a million orders and the rest, by bulk SQL),
+ * then starts the built service on it and on a new database in turn, runs the same scenarios on
+ * each and prints each pair's ratio of CPU per request (the service's and PostgreSQL's) and of
+ * p99. On the large store it then times the lookups of a buyer (erasure and export by phone and
+ * by e-mail) and measures the storefront webhook's p99 while a month of history is pruned.
+ *
+ * `--reuse` keeps the large store between runs (its database and the seed file beside it), so a
+ * change is measured without building it again (`--prune-only`: then only the pruning's measure); the service's start applies new migrations to it
+ * first, as it would to a production store. SCALE_DURATION (seconds, default 5) sets each
+ * scenario's length. On DATABASE_URL's server, else on an embedded one kept in the temp folder.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { withDatabaseName } from '../src/database/database-url';
+import { startEmbeddedPostgres } from '../src/database/embedded-postgres';
+import { CpuMeter, perRequestUs } from './cpu-meter';
+import { sql } from './database';
+import { run, type NextRequest } from './load';
+import { addPrunableMonth, buildLargeStore } from './scale-data';
+import { scaleScenarios, seedScale, timeLookups, type ScaleSeed } from './scale-workload';
+import { startService, stopService, waitHealthy } from './service-process';
+import { webhookRequest } from './workload';
+
+const args = process.argv.slice(2);
+const reuse = args.includes('--reuse');
+// --prune-only: on a reused store, the pruning's measure alone.
+const pruneOnly = args.includes('--prune-only');
+const jsonOut = args.includes('--json') ? args[args.indexOf('--json') + 1] : undefined;
+const DURATION = Number(process.env.SCALE_DURATION ?? 5);
+const STORE = 'cil_bench_scale';
+const HOME = path.join(tmpdir(), 'cil-bench-scale');
+/** The rate and connections of the pruning's measure: a busy store's steady flow, not the machine's limit. */
+const PRUNE_LOAD = { rate: 150, connections: 10 };
+const PRUNE_SLICE_S = 5;
+const PRUNE_MAX_S = 180;
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+interface Measured {
+  cpuUs: number;
+  p99: number;
+  reqPerSec: number;
+  errors: number;
+}
+
+async function main(): Promise<void> {
+  mkdirSync(HOME, { recursive: true });
+  const server = await serverUrl();
+  const large = withDatabaseName(server, STORE);
+  const seedFile = path.join(HOME, `${STORE}.seed.json`);
+  let largeSeed: ScaleSeed;
+  if (reuse && existsSync(seedFile) && (await databaseExists(server, STORE))) {
+    largeSeed = JSON.parse(readFileSync(seedFile, 'utf8')) as ScaleSeed;
+    log(`reusing the large store ${STORE}`);
+  } else {
+    await sql(server, `DROP DATABASE IF EXISTS "${STORE}" WITH (FORCE)`);
+    await sql(server, `CREATE DATABASE "${STORE}"`);
+    const started = Date.now();
+    largeSeed = await withService(large, {}, (base) => seedScale(base));
+    await buildLargeStore(large, largeSeed.bigBrandId, log);
+    writeFileSync(seedFile, JSON.stringify(largeSeed));
+    log(`large store built in ${Math.round((Date.now() - started) / 1000)} s`);
+  }
+  const orders = Number((await sql(large, 'SELECT count(*) AS n FROM orders')).rows[0].n);
+
+  if (pruneOnly) {
+    const prune = await measurePruning(large, largeSeed);
+    reportPruning(prune);
+    if (jsonOut)
+      writeFileSync(jsonOut, `${JSON.stringify({ orders, pruneP99Change: prune.change, prune }, null, 2)}\n`);
+    return;
+  }
+  const freshName = `cil_bench_scale_new_${Date.now()}`;
+  await sql(server, `CREATE DATABASE "${freshName}"`);
+  const fresh = withDatabaseName(server, freshName);
+  try {
+    const freshSeed = await withService(fresh, {}, (base) => seedScale(base));
+    const onFresh = await withService(fresh, {}, (base, pid) => measureAll(base, pid, fresh, freshSeed, true));
+    const onLarge = await withService(large, {}, (base, pid) => measureAll(base, pid, large, largeSeed, false));
+    const lookupsMs = await withService(large, {}, (base) => timeLookups(base, largeSeed));
+    const ratios = Object.fromEntries(
+      Object.keys(onFresh).map((name) => [name, round(onLarge[name].cpuUs / onFresh[name].cpuUs)]),
+    );
+    const p99Ratios = Object.fromEntries(
+      Object.keys(onFresh).map((name) => [name, round(onLarge[name].p99 / Math.max(onFresh[name].p99, 1))]),
+    );
+    const result = { orders, ratios, p99Ratios, lookupsMs, pruneP99Change: null as number | null, onFresh, onLarge };
+    const write = (extra: object = {}) =>
+      jsonOut && writeFileSync(jsonOut, `${JSON.stringify({ ...result, ...extra }, null, 2)}\n`);
+    report(orders, onFresh, onLarge, ratios, p99Ratios, lookupsMs);
+    // Written before the pruning, which changes the store: a failed pruning keeps what was measured.
+    write();
+    const prune = await measurePruning(large, largeSeed);
+    reportPruning(prune);
+    result.pruneP99Change = prune.change;
+    write({ prune });
+  } finally {
+    await sql(server, `DROP DATABASE IF EXISTS "${freshName}" WITH (FORCE)`);
+  }
+}
+
+/** DATABASE_URL's server, else an embedded one whose data folder is kept for `--reuse`. */
+async function serverUrl(): Promise<string> {
+  if (process.env.DATABASE_URL) return process.env.DATABASE_URL;
+  const dataDir = path.join(HOME, 'pgdata');
+  const embedded = await startEmbeddedPostgres({ dataDir, databaseName: 'postgres' });
+  process.once('exit', () => void embedded.stop());
+  return embedded.url;
+}
+
+async function databaseExists(server: string, name: string): Promise<boolean> {
+  return (await sql(server, 'SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount === 1;
+}
+
+/** The built service on `url` for the length of `work`, which gets its address and process id. */
+async function withService<T>(
+  url: string,
+  env: Record<string, string>,
+  work: (base: string, pid: number) => Promise<T>,
+): Promise<T> {
+  const port = 3900 + Math.floor(Math.random() * 90);
+  const service = startService(url, port, env);
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    await waitHealthy(base, service);
+    return await work(base, service.pid!);
+  } finally {
+    await stopService(service);
+  }
+}
+
+/** Every scenario on one database: a warm-up of the writes, then each for DURATION seconds. */
+async function measureAll(
+  base: string,
+  pid: number,
+  url: string,
+  seed: ScaleSeed,
+  isNew: boolean,
+): Promise<Record<string, Measured>> {
+  await run(base, 'warmup', () => webhookRequest(seed.bigStorefrontKey, [], 0), 3);
+  const scenarios = await scaleScenarios(base, url, seed);
+  // A new database's statistics are those of empty tables; the large store's were taken after its build.
+  if (isNew) await sql(url, 'ANALYZE');
+  const cpu = new CpuMeter(pid, url);
+  const measured: Record<string, Measured> = {};
+  for (const [name, next] of Object.entries(scenarios)) {
+    await run(base, `${name} (warm-up)`, next, 1);
+    const before = await cpu.sample();
+    const result = await run(base, `${name} on the ${isNew ? 'new database' : 'large store'}`, next, DURATION);
+    const answered = Object.values(result.statuses).reduce((n, c) => n + c, 0);
+    const us = perRequestUs(before, await cpu.sample(), answered);
+    measured[name] = {
+      cpuUs: us ? us.service + us.database : NaN,
+      p99: result.p99,
+      reqPerSec: result.reqPerSec,
+      errors: result.errors,
+    };
+  }
+  return measured;
+}
+
+/**
+ * The storefront webhook's p99 at a steady rate, without pruning, then while a month past its
+ * retention (events, request log, webhook log) is pruned; each is the worst p99 of slices of
+ * PRUNE_SLICE_S seconds, the second over the slices the pruning ran in.
+ */
+async function measurePruning(url: string, seed: ScaleSeed) {
+  const sent: string[] = [];
+  const next: NextRequest = () => webhookRequest(seed.bigStorefrontKey, sent, 0);
+  const slices = async (base: string, count: number, until?: () => Promise<boolean>) => {
+    const p99s: number[] = [];
+    for (let i = 0; i < count; i++) {
+      p99s.push((await run(base, 'webhook at a steady rate', next, PRUNE_SLICE_S, PRUNE_LOAD)).p99);
+      if (until && (await until())) break;
+    }
+    return p99s;
+  };
+  const quiet = { EVENTS_PRUNE_SECONDS: '0' };
+  const baseline = await withService(url, quiet, async (base) => {
+    await run(base, 'warmup', next, 3, PRUNE_LOAD);
+    return slices(base, 3);
+  });
+  const added = await addPrunableMonth(url, seed.bigBrandId, log);
+  const started = Date.now();
+  const during = await withService(url, { EVENTS_PRUNE_SECONDS: '1' }, (base) =>
+    slices(base, PRUNE_MAX_S / PRUNE_SLICE_S, async () => (await prunableLeft(url)) === 0),
+  );
+  const left = await prunableLeft(url);
+  const baseP99 = Math.max(...baseline);
+  const pruneP99 = Math.max(...during);
+  return {
+    added,
+    left,
+    seconds: Math.round((Date.now() - started) / 1000),
+    baselineP99: baseP99,
+    pruningP99: pruneP99,
+    change: round(pruneP99 / baseP99 - 1),
+  };
+}
+
+/** Rows still past their retention (the defaults: events 90 days, request and webhook logs 30). */
+async function prunableLeft(url: string): Promise<number> {
+  const { rows } = await sql(
+    url,
+    `SELECT (SELECT count(*) FROM domain_events WHERE occurred_at < now() - interval '90 days')
+          + (SELECT count(*) FROM request_failures WHERE at < now() - interval '30 days')
+          + (SELECT count(*) FROM request_counts WHERE minute < now() - interval '30 days')
+          + (SELECT count(*) FROM webhook_messages WHERE created_at < now() - interval '30 days') AS n`,
+  );
+  return Number(rows[0].n);
+}
+
+const round = (n: number) => Math.round(n * 100) / 100;
+
+function report(
+  orders: number,
+  onFresh: Record<string, Measured>,
+  onLarge: Record<string, Measured>,
+  ratios: Record<string, number>,
+  p99Ratios: Record<string, number>,
+  lookupsMs: Record<string, number>,
+) {
+  const rows = Object.keys(onFresh).map(
+    (name) =>
+      `| ${name.padEnd(28)} | ${String(onFresh[name].cpuUs).padStart(8)} | ${String(onLarge[name].cpuUs).padStart(8)} | ${String(ratios[name]).padStart(5)} | ${String(onFresh[name].p99).padStart(5)} | ${String(onLarge[name].p99).padStart(5)} | ${String(p99Ratios[name]).padStart(5)} | ${onFresh[name].errors + onLarge[name].errors}`,
+  );
+  process.stdout.write(
+    [
+      '',
+      `large store: ${orders} orders; ${DURATION} s a scenario`,
+      '| scenario                     | CPU µs new | large | ratio | p99 new | large | ratio | errors',
+      '|------------------------------|----------|----------|-------|-------|-------|-------|-------',
+      ...rows,
+      `lookups on the large store, median ms: ${JSON.stringify(lookupsMs)}`,
+      '',
+    ].join('\n'),
+  );
+}
+
+function reportPruning(prune: Awaited<ReturnType<typeof measurePruning>>) {
+  process.stdout.write(
+    `pruning ${JSON.stringify(prune.added)} in ${prune.seconds} s (${prune.left} left): webhook p99 ${prune.baselineP99} → ${prune.pruningP99} ms (${Math.round(prune.change * 100)} %)\n`,
+  );
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench:scale failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});
