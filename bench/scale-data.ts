@@ -944,9 +944,9 @@ const EVENT_COLUMNS = ['brand_id', 'subject', 'subject_id', 'sequence', 'type', 
  * payment of a platform order, each carrier status between registration and the last one applied
  * (spread evenly: the stored delivery_status_at is the last step's time) with the status moves
  * they made, a return that brought every unit back (its time is the order's updated_at), or the
- * cancellation. Yields ev(type, at, seq, status, payment, delivery, tracked).
+ * cancellation: rows s(type, at, seq, status, payment, delivery, tracked), `at` null for those that did not happen.
  */
-function orderTimeline(o: string): string {
+function orderSteps(o: string): string {
   const steps = `(CASE ${o}.delivery_status ${CARRIER_STEPS.map((s, i) => `WHEN '${s}' THEN ${i + 1}`).join(' ')} ELSE 0 END)`;
   const step = (k: number) =>
     `CASE WHEN ${steps} >= ${k} THEN ${o}.carrier_registration_started_at
@@ -954,7 +954,7 @@ function orderTimeline(o: string): string {
   const paid = `(${o}.paid_at IS NOT NULL)::int`;
   const carrier = (k: number, type: string, seq: number, status: string, delivery: string) =>
     `('${type}', ${step(k)}, ${seq} + ${paid}, '${status}', 'paid', '${delivery}', true)`;
-  return `LATERAL (SELECT s.* FROM (VALUES
+  return `(VALUES
       ('order.created', ${o}.created_at, 1, CASE WHEN ${o}.source = 'platform' THEN 'new' ELSE 'paid' END,
        CASE WHEN ${o}.source = 'platform' THEN 'pending' ELSE 'paid' END, NULL::text, false),
       ('order.paid', CASE WHEN ${o}.source = 'platform' THEN ${o}.paid_at END, 2, 'paid', 'paid', NULL, false),
@@ -967,13 +967,16 @@ function orderTimeline(o: string): string {
       ('order.returned', CASE WHEN ${o}.status = 'returned' THEN ${o}.updated_at END, 8 + ${paid}, 'returned', 'paid',
        'delivered', true),
       ('order.cancelled', ${o}.cancelled_at, 2 + ${paid}, 'cancelled', ${o}.payment_status, NULL, false)
-    ) AS s(type, at, seq, status, payment, delivery, tracked) WHERE s.at IS NOT NULL) AS ev`;
+    ) AS s(type, at, seq, status, payment, delivery, tracked)`;
 }
 
-/** A return's events from its row (alias `r`): requested, then approved, declined or cancelled, received, refunded, closed. */
-function returnTimeline(r: string): string {
+/** The events that happened of orderSteps, as `ev`. */
+const orderTimeline = (o: string) => `LATERAL (SELECT s.* FROM ${orderSteps(o)} WHERE s.at IS NOT NULL) AS ev`;
+
+/** A return's events from its row (alias `r`): requested, then approved, declined or cancelled, received, refunded, closed (as orderSteps). */
+function returnSteps(r: string): string {
   const approved = `(${r}.approved_at IS NOT NULL)::int`;
-  return `LATERAL (SELECT s.* FROM (VALUES
+  return `(VALUES
       ('return.requested', ${r}.created_at, 1, 'requested', 'pending'),
       ('return.approved', ${r}.approved_at, 2, 'approved', 'pending'),
       ('return.declined', ${r}.declined_at, 2 + ${approved}, 'declined', 'pending'),
@@ -981,8 +984,10 @@ function returnTimeline(r: string): string {
       ('return.received', ${r}.received_at, 2 + ${approved}, 'received', 'pending'),
       ('return.refunded', ${r}.refunded_at, 3 + ${approved}, 'received', 'refunded'),
       ('return.closed', ${r}.closed_at, 4 + ${approved}, 'closed', 'refunded')
-    ) AS s(type, at, seq, status, refund) WHERE s.at IS NOT NULL) AS ev`;
+    ) AS s(type, at, seq, status, refund)`;
 }
+
+const returnTimeline = (r: string) => `LATERAL (SELECT s.* FROM ${returnSteps(r)} WHERE s.at IS NOT NULL) AS ev`;
 
 const noStock = STOCK_COLUMNS.map(([column, type]) => `NULL::${type} AS ${column}`).join(', ');
 
@@ -1119,13 +1124,11 @@ async function fillFloors(db: Session, p: Plan, written: Written): Promise<void>
     'domain_event_floors',
     db.fill(
       `INSERT INTO domain_event_floors AS f (subject, subject_id, sequence, position)
-       SELECT 'order', o.id, max(ev.seq), ${written.positions} FROM orders o CROSS JOIN ${orderTimeline('o')}
-        WHERE o.brand_id = ${p.id} AND o.id >= ${p.firstOrder} AND o.created_at < ${before} AND ev.at < ${before}
-        GROUP BY o.id
+       SELECT 'order', o.id, (SELECT max(s.seq) FROM ${orderSteps('o')} WHERE s.at < ${before}), ${written.positions}
+         FROM orders o WHERE o.brand_id = ${p.id} AND o.id >= ${p.firstOrder} AND o.created_at < ${before}
        UNION ALL
-       SELECT 'return', r.id, max(ev.seq), ${written.positions} FROM returns r CROSS JOIN ${returnTimeline('r')}
-        WHERE r.brand_id = ${p.id} AND r.id >= ${firstReturnOf(p.id)} AND r.created_at < ${before} AND ev.at < ${before}
-        GROUP BY r.id
+       SELECT 'return', r.id, (SELECT max(s.seq) FROM ${returnSteps('r')} WHERE s.at < ${before}), ${written.positions}
+         FROM returns r WHERE r.brand_id = ${p.id} AND r.id >= ${firstReturnOf(p.id)} AND r.created_at < ${before}
        UNION ALL
        SELECT 'product', id, 1, ${written.positions} FROM products WHERE brand_id = ${p.id} AND id >= ${p.firstProduct}
        ON CONFLICT (subject, subject_id) DO UPDATE
