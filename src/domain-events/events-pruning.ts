@@ -12,9 +12,10 @@ const FIRST_AFTER_MS = 30_000;
 
 /**
  * Removes the events older than EVENTS_RETENTION_DAYS (contract §16, §21), every
- * EVENTS_PRUNE_SECONDS on each instance, one instance at a time, in batches (pruneInBatches): a pruning never holds the locks
- * of many rows, and the appends of new events never wait for it (an append reads a subject's
- * last event and floor without a lock; the subject's own row lock orders its writers).
+ * EVENTS_PRUNE_SECONDS on each instance, one instance at a time, in batches (pruneInBatches): a
+ * pruning never holds the locks of many rows, and the appends of new events never wait for it
+ * (an append reads a subject's last event and floor without a lock; the subject's own row lock
+ * orders its writers).
  */
 @Injectable()
 export class EventsPruning implements OnApplicationBootstrap, OnApplicationShutdown {
