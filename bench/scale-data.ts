@@ -412,56 +412,68 @@ function orderPlan(p: Plan, i: string): string {
   const lines = (value: (line: 1 | 2 | 3) => string) =>
     `${value(1)} + CASE WHEN b.n >= 2 THEN ${value(2)} ELSE 0 END + CASE WHEN b.n >= 3 THEN ${value(3)} ELSE 0 END`;
   const at = (hours: string) => `e.created_at + ${hours} * ${HOUR}`;
-  return `LATERAL (
-    SELECT e.*, CASE WHEN e.paid_h <= e.now_h THEN ${at('e.paid_h')} END AS paid_at,
-           CASE WHEN e.cancel_h <= e.now_h THEN ${at('e.cancel_h')} END AS cancelled_at,
-           CASE WHEN e.reg_h <= e.now_h THEN ${at('e.reg_h')} END AS reg_at,
-           CASE WHEN e.steps > 0 THEN ${at('(e.reg_h + (e.deliv_h - e.reg_h) * e.steps / 4.0)')} END AS delivery_status_at,
-           CASE WHEN e.ret_kind_plan > 0 AND e.ret_created_h <= e.now_h THEN e.ret_kind_plan ELSE 0 END AS ret_kind,
-           CASE WHEN e.ret_kind_plan = 1 AND e.ret_received_h <= e.now_h THEN ${at('e.ret_received_h')} END AS returned_at
-      FROM (SELECT d.*,
-                   CASE WHEN d.reg_h <= d.now_h
-                        THEN LEAST(4, floor(4 * (d.now_h - d.reg_h) / (d.deliv_h - d.reg_h)))::int ELSE 0 END AS steps,
-                   d.deliv_h + 24 * (1 + 13 * d.r7) AS ret_created_h,
-                   d.deliv_h + 24 * (1.5 + 13 * d.r7 + 2.5 * d.r8) AS ret_decided_h,
-                   d.deliv_h + 24 * (1.2 + 13 * d.r7 + 1.8 * d.r8) AS ret_approved_h,
-                   d.deliv_h + 24 * (4.2 + 13 * d.r7 + 1.8 * d.r8 + 7 * d.r9) AS ret_received_h,
-                   d.deliv_h + 24 * (4.2 + 13 * d.r7 + 1.8 * d.r8 + 7 * d.r9 + 2 * d.r10) AS ret_refunded_h,
-                   CASE WHEN d.r11 < 0.5
-                        THEN d.deliv_h + 24 * (5.2 + 13 * d.r7 + 1.8 * d.r8 + 7 * d.r9 + 2 * d.r10 + 4 * d.r11) END AS ret_closed_h
-              FROM (SELECT c.*, c.reg_h + 24 * (1.5 + 8 * c.r5) AS deliv_h,
-                           CASE WHEN c.reg_h IS NULL THEN 0 WHEN c.r6 < 0.009 THEN 1 WHEN c.r6 < 0.021 THEN 2 ELSE 0 END
-                             AS ret_kind_plan,
-                           CASE WHEN c.r6 < 0.009 OR (c.units > 1 AND c.r12 >= 0.25) THEN 'received'
-                                WHEN c.r12 < 0.15 OR (c.units = 1 AND c.r12 < 0.6) THEN 'declined' ELSE 'canceled' END
-                             AS ret_path
-                      FROM (SELECT b.*, (${lines((l) => `${priceOf(`b.j${l}`)} * b.q${l}`)})::bigint AS items_total,
-                                   ${lines((l) => `b.q${l}`)} AS units,
-                                   CASE WHEN b.cancel_h IS NULL
-                                        THEN CASE WHEN b.platform THEN b.paid_h ELSE 0 END + 0.5 + 23.5 * b.r4 END AS reg_h
-                              FROM (SELECT a.*, (a.j1 + 97) % a.catalog AS j2, (a.j1 + 194) % a.catalog AS j3,
-                                           ${size(18)} AS s1, ${size(19)} AS s2, ${size(20)} AS s3,
-                                           ${quantity(21)} AS q1, ${quantity(22)} AS q2, ${quantity(23)} AS q3,
-                                           CASE WHEN a.platform AND a.r2 < 0.86 THEN 0.05 + 47.95 * a.r3 * a.r3 END AS paid_h,
-                                           CASE WHEN a.platform AND a.r2 >= 0.86 AND a.r2 < 0.94 THEN 1 + 71 * a.r3
-                                                WHEN NOT a.platform AND a.r2 < 0.025 THEN (0.5 + 23.5 * a.r4) * a.r3 END
-                                             AS cancel_h
-                                      FROM (SELECT ${i} AS i, ${p.firstOrder} + ${i} - 1 AS id,
-                                                   ${p.firstOrderNumber} + ${i} - 1 AS order_number, x.days,
-                                                   ${ago(p.t0, 'x.days')} AS created_at, x.days * 24 AS now_h, x.catalog,
-                                                   ${draw(i, 1)} < ${PLATFORM_SHARE} AS platform,
-                                                   floor(${draw(i, 15)} * ${BUYERS})::int AS buyer,
-                                                   1 + (${draw(i, 16)} >= 0.4)::int + (${draw(i, 16)} >= 0.75)::int AS n,
-                                                   floor(${draw(i, 17)} * x.catalog)::int AS j1, ${draws}
-                                              FROM (SELECT d.days, ${shape.existing('d.days')} AS catalog
-                                                      FROM (SELECT ${daysAgoAt(`((${i}) - 0.5) / ${ORDERS}`)} AS days OFFSET 0) AS d
-                                                    OFFSET 0) AS x
-                                            OFFSET 0) AS a
-                                    OFFSET 0) AS b
-                            OFFSET 0) AS c
-                    OFFSET 0) AS d
-            OFFSET 0) AS e
-    OFFSET 0) AS o`;
+  // Return steps, in days after the delivery: created, decided (declined or cancelled), approved, received, refunded, closed.
+  const returned = (days: string) => `d.deliv_h + 24 * (${days})`;
+  const received = '4.2 + 13 * d.r7 + 1.8 * d.r8 + 7 * d.r9';
+  // Each level reads the one before it, named in its columns.
+  const levels: Array<[alias: string, columns: string]> = [
+    ['u', `${shape.existing('t.days')} AS catalog`],
+    [
+      'a',
+      `${i} AS i, ${p.firstOrder} + ${i} - 1 AS id, ${p.firstOrderNumber} + ${i} - 1 AS order_number,
+       ${ago(p.t0, 'u.days')} AS created_at, u.days * 24 AS now_h, ${draw(i, 1)} < ${PLATFORM_SHARE} AS platform,
+       floor(${draw(i, 15)} * ${BUYERS})::int AS buyer,
+       1 + (${draw(i, 16)} >= 0.4)::int + (${draw(i, 16)} >= 0.75)::int AS n,
+       floor(${draw(i, 17)} * u.catalog)::int AS j1, ${draws}`,
+    ],
+    [
+      'b',
+      `(a.j1 + 97) % a.catalog AS j2, (a.j1 + 194) % a.catalog AS j3,
+       ${size(18)} AS s1, ${size(19)} AS s2, ${size(20)} AS s3,
+       ${quantity(21)} AS q1, ${quantity(22)} AS q2, ${quantity(23)} AS q3,
+       CASE WHEN a.platform AND a.r2 < 0.86 THEN 0.05 + 47.95 * a.r3 * a.r3 END AS paid_h,
+       CASE WHEN a.platform AND a.r2 >= 0.86 AND a.r2 < 0.94 THEN 1 + 71 * a.r3
+            WHEN NOT a.platform AND a.r2 < 0.025 THEN (0.5 + 23.5 * a.r4) * a.r3 END AS cancel_h`,
+    ],
+    [
+      'c',
+      `(${lines((l) => `${priceOf(`b.j${l}`)} * b.q${l}`)})::bigint AS items_total, ${lines((l) => `b.q${l}`)} AS units,
+       CASE WHEN b.cancel_h IS NULL
+            THEN CASE WHEN b.platform THEN b.paid_h ELSE 0 END + 0.5 + 23.5 * b.r4 END AS reg_h`,
+    ],
+    [
+      'd',
+      `c.reg_h + 24 * (1.5 + 8 * c.r5) AS deliv_h,
+       CASE WHEN c.reg_h IS NULL THEN 0 WHEN c.r6 < 0.009 THEN 1 WHEN c.r6 < 0.021 THEN 2 ELSE 0 END AS ret_kind_plan,
+       CASE WHEN c.r6 < 0.009 OR (c.units > 1 AND c.r12 >= 0.25) THEN 'received'
+            WHEN c.r12 < 0.15 OR (c.units = 1 AND c.r12 < 0.6) THEN 'declined' ELSE 'canceled' END AS ret_path`,
+    ],
+    [
+      'e',
+      `CASE WHEN d.reg_h <= d.now_h
+            THEN LEAST(4, floor(4 * (d.now_h - d.reg_h) / (d.deliv_h - d.reg_h)))::int ELSE 0 END AS steps,
+       ${returned('1 + 13 * d.r7')} AS ret_created_h, ${returned('1.5 + 13 * d.r7 + 2.5 * d.r8')} AS ret_decided_h,
+       ${returned('1.2 + 13 * d.r7 + 1.8 * d.r8')} AS ret_approved_h, ${returned(received)} AS ret_received_h,
+       ${returned(`${received} + 2 * d.r10`)} AS ret_refunded_h,
+       CASE WHEN d.r11 < 0.5 THEN ${returned(`${received} + 1 + 2 * d.r10 + 4 * d.r11`)} END AS ret_closed_h`,
+    ],
+    [
+      'o',
+      `CASE WHEN e.paid_h <= e.now_h THEN ${at('e.paid_h')} END AS paid_at,
+       CASE WHEN e.cancel_h <= e.now_h THEN ${at('e.cancel_h')} END AS cancelled_at,
+       CASE WHEN e.reg_h <= e.now_h THEN ${at('e.reg_h')} END AS reg_at,
+       CASE WHEN e.steps > 0 THEN ${at('(e.reg_h + (e.deliv_h - e.reg_h) * e.steps / 4.0)')} END AS delivery_status_at,
+       CASE WHEN e.ret_kind_plan > 0 AND e.ret_created_h <= e.now_h THEN e.ret_kind_plan ELSE 0 END AS ret_kind,
+       CASE WHEN e.ret_kind_plan = 1 AND e.ret_received_h <= e.now_h THEN ${at('e.ret_received_h')} END AS returned_at`,
+    ],
+  ];
+  const base = `(SELECT ${daysAgoAt(`((${i}) - 0.5) / ${ORDERS}`)} AS days OFFSET 0) AS t`;
+  const plan = levels.reduce(
+    (inner, [alias, columns], k) =>
+      `(SELECT ${k === 0 ? 't' : levels[k - 1][0]}.*, ${columns}\n FROM ${inner} OFFSET 0) AS ${alias}`,
+    base,
+  );
+  return `LATERAL ${plan}`;
 }
 
 /** [from, to] in ranges of `size`. */
@@ -944,7 +956,8 @@ const EVENT_COLUMNS = ['brand_id', 'subject', 'subject_id', 'sequence', 'type', 
  * payment of a platform order, each carrier status between registration and the last one applied
  * (spread evenly: the stored delivery_status_at is the last step's time) with the status moves
  * they made, a return that brought every unit back (its time is the order's updated_at), or the
- * cancellation: rows s(type, at, seq, status, payment, delivery, tracked), `at` null for those that did not happen.
+ * cancellation: rows s(type, at, seq, status, payment, delivery, tracked), `at` null for the steps
+ * that did not happen.
  */
 function orderSteps(o: string): string {
   const steps = `(CASE ${o}.delivery_status ${CARRIER_STEPS.map((s, i) => `WHEN '${s}' THEN ${i + 1}`).join(' ')} ELSE 0 END)`;
@@ -973,7 +986,10 @@ function orderSteps(o: string): string {
 /** The events that happened of orderSteps, as `ev`. */
 const orderTimeline = (o: string) => `LATERAL (SELECT s.* FROM ${orderSteps(o)} WHERE s.at IS NOT NULL) AS ev`;
 
-/** A return's events from its row (alias `r`): requested, then approved, declined or cancelled, received, refunded, closed (as orderSteps). */
+/**
+ * A return's events from its row (alias `r`), as orderSteps: requested, then approved, declined
+ * or cancelled, received, refunded, closed.
+ */
 function returnSteps(r: string): string {
   const approved = `(${r}.approved_at IS NOT NULL)::int`;
   return `(VALUES
@@ -1165,7 +1181,10 @@ async function settleSizes(db: Session, p: Plan, written: Written): Promise<void
  * administrator disabled it: new orders of the bench fan out to nothing.
  */
 
-/** A signing secret sealed as the service seals it, when this process has the service's key; else bytes of its shape. */
+/**
+ * A signing secret sealed as the service seals it, when this process has the service's key; else
+ * bytes of its shape (the endpoint is disabled: nothing opens it).
+ */
 function sealedSecret(): Buffer {
   const secret = `whsec_${randomBytes(32).toString('base64')}`;
   const key = process.env.SECRETS_ENCRYPTION_KEY;
@@ -1187,7 +1206,7 @@ async function fillEndpoint(db: Session, p: Plan): Promise<void> {
   p.endpoint = endpoint.id;
 }
 
-/** The endpoint's messages, from this connection's share of the events (the newest: fillEvents), and their deliveries. */
+/** The endpoint's messages, from this connection's share of the events (the newest: fillEvents), and deliveries. */
 async function fillMessages(db: Session, p: Plan): Promise<void> {
   const { first } = await db.one<{ first: string }>(reserveIds('webhook_messages'));
   await db.one(reserveIds('webhook_deliveries'));

@@ -4,11 +4,21 @@ import { DataSource } from 'typeorm';
 // database must not apply the same migration twice.
 const MIGRATION_LOCK_KEY = 4_120_771_339;
 
+/** How often an instance that waits for another's migrations asks for the lock again. */
+const LOCK_POLL_MS = 200;
+
 export async function runMigrationsExclusively(dataSource: DataSource): Promise<string[]> {
   const runner = dataSource.createQueryRunner();
   await runner.connect();
   try {
-    await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    // Asked again and again, not waited for in one statement: a statement waiting for the lock
+    // holds a snapshot, and a CREATE INDEX CONCURRENTLY of the instance that holds the lock waits
+    // for every snapshot older than its index, so the two would wait for each other.
+    for (;;) {
+      const [{ locked }] = await runner.query('SELECT pg_try_advisory_lock($1) AS locked', [MIGRATION_LOCK_KEY]);
+      if (locked) break;
+      await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
+    }
     const applied = await dataSource.runMigrations({ transaction: 'each' });
     return applied.map((m) => m.name);
   } finally {

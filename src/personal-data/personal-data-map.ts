@@ -125,7 +125,6 @@ export const REVIEWED_NOT_PERSONAL: Readonly<Record<string, string>> = {
   'orders.delivery_city': 'the delivery point, kept by §17',
   'orders.delivery_pvz_address': 'the delivery point, kept by §17',
   'returns.reason_code': 'a reason code',
-  'domain_event_floors.subject': 'what pruned events were about (order, return, product)',
   'domain_events.data': 'order events carry no recipient field (orderEventData; the map suite checks)',
   'domain_events.stock_article': 'catalog, in a stock event',
   'domain_events.stock_storefront_article': 'catalog, in a stock event',
