@@ -15,8 +15,10 @@ export async function runMigrationsExclusively(dataSource: DataSource): Promise<
     // holds a snapshot, and a CREATE INDEX CONCURRENTLY of the instance that holds the lock waits
     // for every snapshot older than its index, so the two would wait for each other.
     for (;;) {
-      const [{ locked }] = await runner.query('SELECT pg_try_advisory_lock($1) AS locked', [MIGRATION_LOCK_KEY]);
-      if (locked) break;
+      const rows = (await runner.query('SELECT pg_try_advisory_lock($1) AS locked', [MIGRATION_LOCK_KEY])) as {
+        locked: boolean;
+      }[];
+      if (rows[0].locked) break;
       await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
     }
     const applied = await dataSource.runMigrations({ transaction: 'each' });
