@@ -64,6 +64,7 @@ const OWNERS: Record<string, string[]> = {
   returns: ['returns', 'personal-data'],
   return_items: ['returns'],
   return_numbers: ['returns'],
+  brand_return_counts: ['returns'],
   domain_events: ['domain-events'],
   domain_event_floors: ['domain-events'],
   idempotency_keys: ['idempotency', 'personal-data'],

@@ -32,8 +32,10 @@ export interface ReturnListStatements {
 
 /**
  * The statements of one combination of filters, each with only its own conditions: under the
- * service's generic plans a `$n IS NULL OR …` branch is planned as present. Both read the brand's
- * rows by tenantRowsSql, so no plan walks another brand's returns.
+ * service's generic plans a `$n IS NULL OR …` branch is planned as present. The page reads the
+ * brand's rows by tenantRowsSql, so no plan walks another brand's returns. Without `orderId` the
+ * total reads brand_return_counts (kept by triggers), not every return of the brand; an order's
+ * returns are few and counted by its index.
  */
 export function returnListStatements(columns: string, filter: ReturnListFilter): ReturnListStatements {
   const present = CONDITIONS.filter((c) => filter[c.field] !== undefined);
@@ -41,10 +43,14 @@ export function returnListStatements(columns: string, filter: ReturnListFilter):
   const pageWhere = [brand, ...present.map((c, i) => c.sql(`$${4 + i}`))].join(' AND ');
   const counted = present.filter((c) => c.counted);
   const totalWhere = [brand, ...counted.map((c, i) => c.sql(`$${2 + i}`))].join(' AND ');
+  const total =
+    filter.orderId === undefined
+      ? `SELECT COALESCE(sum(returns), 0)::int AS n FROM brand_return_counts WHERE ${totalWhere}`
+      : `SELECT count(*)::int AS n FROM returns WHERE ${totalWhere}`;
   return {
     page: `SELECT ${columns} FROM returns WHERE ${pageWhere}
             ORDER BY ${tenantOrderSql('brand_id')}, id DESC LIMIT $2 OFFSET $3`,
-    total: `SELECT count(*)::int AS n FROM returns WHERE ${totalWhere}`,
+    total,
     values: present.map((c) => filter[c.field]),
     totalValues: counted.map((c) => filter[c.field]),
   };

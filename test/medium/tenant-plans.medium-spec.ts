@@ -68,7 +68,7 @@ describe('tenants under generic plans (contract §21)', () => {
     const walks = nodesOf(plan).filter(
       (node) =>
         node['Relation Name'] !== undefined &&
-        node['Relation Name'] !== 'brand_order_counts' &&
+        !['brand_order_counts', 'brand_return_counts'].includes(node['Relation Name']) &&
         (node['Node Type'] === 'Seq Scan' || /_pkey$|^PK_/.test(node['Index Name'] ?? '')),
     );
     expect(walks.map((node) => `${node['Node Type']} ${node['Index Name'] ?? ''} on ${node['Relation Name']}`)).toEqual(
@@ -155,6 +155,13 @@ describe('tenants under generic plans (contract §21)', () => {
     await expectOwnRows(list.page, [small, 50, 0, ...list.values]);
     await expectOwnRows(list.page, [small, 50, 10_000, ...list.values]);
     await expectOwnRows(list.total, [small, ...list.totalValues]);
+  });
+
+  it("the returns' total of the large brand reads its counts, not its returns", async () => {
+    for (const filter of [{}, { status: 'closed' as const }]) {
+      const list = returnListStatements(RETURN_COLUMNS, filter);
+      await expectOwnRows(list.total, [big, ...list.totalValues]);
+    }
   });
 
   it("a page of the brand's journal, of some types, and older than an entry", async () => {

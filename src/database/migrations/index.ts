@@ -31,6 +31,7 @@ import { RepeatsCounted1763772600000 } from './1763772600000-repeats-counted';
 import { StoreTeam1763772700000 } from './1763772700000-store-team';
 import { SecondFactor1763772800000 } from './1763772800000-second-factor';
 import { DataThatGrows1763772900000 } from './1763772900000-data-that-grows';
+import { BrandReturnCounts1763773000000 } from './1763773000000-brand-return-counts';
 
 /** Every migration, in order. A new migration is added here as well as in its own file. */
 export const migrations = [
@@ -67,4 +68,5 @@ export const migrations = [
   StoreTeam1763772700000,
   SecondFactor1763772800000,
   DataThatGrows1763772900000,
+  BrandReturnCounts1763773000000,
 ];

@@ -3,9 +3,9 @@
 -- Parameters:
 --   $1 brandId, $2 status
 SELECT
-  count(*)::int AS n
+  COALESCE(sum(returns), 0)::int AS n
 FROM
-  returns
+  brand_return_counts
 WHERE
   brand_id = ANY (ARRAY[$1]::INT[])
   AND status = $2

@@ -3,8 +3,8 @@
 -- Parameters:
 --   $1 brandId
 SELECT
-  count(*)::int AS n
+  COALESCE(sum(returns), 0)::int AS n
 FROM
-  returns
+  brand_return_counts
 WHERE
   brand_id = ANY (ARRAY[$1]::INT[])
