@@ -33,13 +33,15 @@ export type NextRequest = (() => BenchRequest) | BenchRequest;
 /**
  * One scenario: autocannon at CONNECTIONS connections (or `options.connections`) for `duration`
  * seconds, each request from `next`; paced at `options.rate` requests a second in all when given.
+ * `options.latencies` receives every answer's time in ms, so that several runs' percentiles can be
+ * taken over all their answers together.
  */
 export async function run(
   base: string,
   name: string,
   next: NextRequest,
   duration = DURATION,
-  options: { connections?: number; rate?: number } = {},
+  options: { connections?: number; rate?: number; latencies?: number[] } = {},
 ): Promise<ScenarioResult> {
   const rate = options.rate ?? RATE;
   const statuses: Record<string, number> = {};
@@ -53,9 +55,12 @@ export async function run(
         ? { setupRequest: (request: Record<string, unknown>) => ({ ...request, ...next() }) }
         : next,
     ],
-    setupClient: (client: { on(event: string, listener: (status: number) => void): void }) => {
-      client.on('response', (status: number) => {
+    setupClient: (client: {
+      on(event: string, listener: (status: number, bytes: number, ms: number) => void): void;
+    }) => {
+      client.on('response', (status: number, _bytes: number, ms: number) => {
         statuses[status] = (statuses[status] ?? 0) + 1;
+        options.latencies?.push(ms);
       });
     },
   } as unknown as autocannon.Options);

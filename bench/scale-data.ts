@@ -52,7 +52,15 @@ const MESSAGES = 500_000;
 const REQUEST_LOG_DAYS = 29.5;
 const FAILURES_PER_KEY = 300;
 /** The order events the brand's endpoint was subscribed to: about MESSAGES in MESSAGES_WINDOW_DAYS. */
-const ENDPOINT_EVENT_TYPES = ['order.created', 'order.paid', 'order.shipped', 'order.completed', 'order.cancelled'];
+const ENDPOINT_EVENT_TYPES = [
+  'order.created',
+  'order.paid',
+  'order.delivery_status_changed',
+  'order.shipped',
+  'order.completed',
+  'order.returned',
+  'order.cancelled',
+];
 /** Ids left free below the build's rows, for addPrunableMonth (which needs fewer). */
 const RESERVED_IDS = {
   domain_events: 2_500_000,

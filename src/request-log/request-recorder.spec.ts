@@ -20,7 +20,8 @@ function recorder() {
     written.push({ counts: [...counts], failures: [...failures] });
     return Promise.resolve();
   });
-  const repository = { write, prune: jest.fn().mockResolvedValue(true) } as unknown as RequestLogRepository;
+  const pruneBatch = jest.fn().mockResolvedValue({ mine: true, failures: 0, counts: 0 });
+  const repository = { write, pruneBatch } as unknown as RequestLogRepository;
   const identify = jest.fn<Promise<number | null>, [string, string]>().mockResolvedValue(null);
   const knownIdOf = jest.fn<number | null, [Buffer]>().mockReturnValue(null);
   const keys = { identify, knownIdOf } as unknown as KeyChecks;
