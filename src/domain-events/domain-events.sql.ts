@@ -134,7 +134,7 @@ function eventRows(p: EventPart, kinds: readonly EventColumns[]): string {
     : p.first
       ? { sequence: '1', position: POSITION_OF_THIS_TRANSACTION }
       : {
-          sequence: 'COALESCE(last.sequence, pruned.sequence, 0) + 1',
+          sequence: 'COALESCE(GREATEST(last.sequence, pruned.sequence), 0) + 1',
           position: `GREATEST(${POSITION_OF_THIS_TRANSACTION}, last.position, pruned.position)`,
         };
   // A subject whose events were all pruned (EventsPruning) goes on from the last one's numbers, kept in domain_event_floors.

@@ -93,6 +93,29 @@ describe('pruning the events', () => {
     expect((await eventsOf(old)).map((event) => event.sequence)).toEqual([4, 5]);
   });
 
+  it('numbers on past a pruned event that was later than one kept', async () => {
+    // Two writers of one order: the one that started first (an earlier occurred_at, its
+    // transaction's start) numbered its event after the other's. Pruned by time, the later
+    // number goes and the earlier stays; the next event must not take the pruned number again.
+    const both = await order();
+    await append(both);
+    await append(both);
+    await query(
+      `UPDATE domain_events SET occurred_at = now() - make_interval(days => 30 + sequence)
+        WHERE subject = 'order' AND subject_id = $1`,
+      [both],
+    );
+    await query(
+      `UPDATE domain_events SET occurred_at = now() - interval '1 day'
+        WHERE subject = 'order' AND subject_id = $1 AND sequence = 1`,
+      [both],
+    );
+    expect(await s.get(EventsPruning).runOnce()).toBe(1);
+    expect((await eventsOf(both)).map((event) => event.sequence)).toEqual([1]);
+    await append(both);
+    expect((await eventsOf(both)).map((event) => event.sequence)).toEqual([1, 3]);
+  });
+
   it('leaves the pruning to the instance that holds it', async () => {
     const old = await order();
     await append(old);

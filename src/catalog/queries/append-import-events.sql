@@ -43,9 +43,9 @@ WITH
               '[]'::jsonb
             ),
             'sequence',
-            (COALESCE(last.sequence, pruned.sequence, 0) + 1)::int
+            (COALESCE(GREATEST(last.sequence, pruned.sequence), 0) + 1)::int
           ),
-          (COALESCE(last.sequence, pruned.sequence, 0) + 1)::int,
+          (COALESCE(GREATEST(last.sequence, pruned.sequence), 0) + 1)::int,
           (GREATEST(domain_event_position (), last.position, pruned.position))::bigint
         FROM
           (
@@ -111,9 +111,9 @@ WITH
               '[]'::jsonb
             ),
             'sequence',
-            (COALESCE(last.sequence, pruned.sequence, 0) + 1)::int
+            (COALESCE(GREATEST(last.sequence, pruned.sequence), 0) + 1)::int
           ),
-          (COALESCE(last.sequence, pruned.sequence, 0) + 1)::int,
+          (COALESCE(GREATEST(last.sequence, pruned.sequence), 0) + 1)::int,
           (GREATEST(domain_event_position (), last.position, pruned.position))::bigint
         FROM
           (

@@ -31,9 +31,9 @@ WITH
             'refundStatus',
             r.refund_status,
             'sequence',
-            (COALESCE(last.sequence, pruned.sequence, 0) + 1)::int
+            (COALESCE(GREATEST(last.sequence, pruned.sequence), 0) + 1)::int
           ),
-          (COALESCE(last.sequence, pruned.sequence, 0) + 1)::int,
+          (COALESCE(GREATEST(last.sequence, pruned.sequence), 0) + 1)::int,
           (GREATEST(domain_event_position (), last.position, pruned.position))::bigint
         FROM
           (
