@@ -7,8 +7,9 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * age for their pruning, and the numbers of the subjects whose events were all pruned.
  *
  * Outside a transaction, each index is built CONCURRENTLY: writes to orders go on while it is
- * built (docs/operations.md says how long each takes at a million orders). A build that was cut
- * off leaves an invalid index of the same name, dropped before building again.
+ * built (docs/operations.md says how long each takes at a million orders). Run again after a
+ * cut-off start, it keeps what was finished: a valid index stays, an invalid one (a build cut off)
+ * is dropped and built again, and the table is made only if missing.
  */
 export class DataThatGrows1763772900000 implements MigrationInterface {
   name = 'DataThatGrows1763772900000';
@@ -16,11 +17,17 @@ export class DataThatGrows1763772900000 implements MigrationInterface {
 
   public async up(q: QueryRunner): Promise<void> {
     for (const [name, definition] of INDEXES) {
-      await q.query(`DROP INDEX CONCURRENTLY IF EXISTS "${name}"`);
+      const found = (await q.query(
+        `SELECT i.indisvalid AS valid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+          WHERE c.relname = $1 AND c.relnamespace = current_schema()::regnamespace`,
+        [name],
+      )) as Array<{ valid: boolean }>;
+      if (found[0]?.valid) continue;
+      if (found.length) await q.query(`DROP INDEX CONCURRENTLY "${name}"`);
       await q.query(`CREATE INDEX CONCURRENTLY "${name}" ON ${definition}`);
     }
     await q.query(
-      `CREATE TABLE "domain_event_floors" (
+      `CREATE TABLE IF NOT EXISTS "domain_event_floors" (
          "subject" character varying(16) NOT NULL, "subject_id" integer NOT NULL,
          "sequence" integer NOT NULL, "position" bigint NOT NULL,
          CONSTRAINT "pk_domain_event_floors" PRIMARY KEY ("subject", "subject_id"))`,
