@@ -7,6 +7,7 @@ import { eventually } from './support/eventually';
 import { createProduct, issueKey, journal } from './support/fixtures';
 import { closeSuite, openSuite, type Suite } from './support/suite';
 import { ADMIN, bearer } from './support/test-app';
+import { withClient } from './support/test-database';
 
 /** The page's document as code run in it sees it (this suite compiles without the DOM's types). */
 interface PageDocument {
@@ -592,6 +593,63 @@ describe('the admin area in a browser', () => {
     await check(page, 'member-orders');
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await context.close();
+  });
+
+  it('pages the orders and the returns by `before`, past where `offset` stops, with the position and total', async () => {
+    const made = await request(suite.t.http)
+      .post('/admin/brands')
+      .set(bearer(suite.fx.admin))
+      .send({ name: 'Longhaul', slug: 'longhaul', staffEmail: 'staff@longhaul.example' })
+      .expect(201);
+    const brandId = made.body.id as number;
+    await withClient(suite.db.url, async (client) => {
+      await client.query(
+        `INSERT INTO orders (brand_id, order_number, hash, source, partner_order_id, status, payment_status, ordered_at,
+                             items_total_kopeks, total_kopeks, recipient_full_name, recipient_phone)
+         SELECT $1, 'LH-' || n, md5('LH-' || n), 'storefront', 'LH-' || n, 'completed', 'paid', now(), 100, 100,
+                'Buyer', '+7' FROM generate_series(1, 120) AS n`,
+        [brandId],
+      );
+      await client.query(
+        `INSERT INTO returns (brand_id, return_number, order_id, order_number, external_return_id, origin, status,
+                              reason_code, refund_kopeks, refund_status)
+         SELECT brand_id, 'R-' || id, id, order_number, 'X-' || id, 'customer', 'requested', 'other', 0, 'pending'
+           FROM orders WHERE brand_id = $1 AND id % 2 = 0`,
+        [brandId],
+      );
+    });
+    const context = await newContext();
+    const page = await signIn(context, ADMIN.email, ADMIN.password);
+    const asked: string[] = [];
+    page.on('request', (sent) => asked.push(sent.url()));
+    await page.getByLabel('Store', { exact: true }).selectOption({ label: 'Longhaul' });
+    const pager = page.getByRole('navigation', { name: 'Pages' });
+    const older = pager.getByRole('button', { name: 'Older' });
+    const newer = pager.getByRole('button', { name: 'Newer' });
+
+    await page.getByRole('link', { name: 'Orders' }).click();
+    await pager.getByText('1–50 of 120').waitFor();
+    const firstPage = await page.getByRole('row').nth(1).textContent();
+    await older.click();
+    await pager.getByText('51–100 of 120').waitFor();
+    await older.click();
+    await pager.getByText('101–120 of 120').waitFor();
+    expect(await older.isDisabled()).toBe(true);
+    expect(asked.filter((url) => url.includes('/orders/admin/all?')).every((url) => !url.includes('offset'))).toBe(
+      true,
+    );
+    expect(asked.filter((url) => url.includes('before=')).length).toBeGreaterThanOrEqual(2);
+    await newer.click();
+    await newer.click();
+    await pager.getByText('1–50 of 120').waitFor();
+    expect(await page.getByRole('row').nth(1).textContent()).toBe(firstPage);
+
+    await page.getByRole('link', { name: 'Returns' }).click();
+    await pager.getByText('1–50 of 60').waitFor();
+    await older.click();
+    await pager.getByText('51–60 of 60').waitFor();
+    expect(await older.isDisabled()).toBe(true);
     await context.close();
   });
 });

@@ -4,12 +4,12 @@ import type { OrderListResponse, OrderResponse } from '../types';
 import { DataTable } from '../ui/data-table';
 import { Confirm } from '../ui/dialog';
 import { money, when } from '../ui/format';
-import { Pager, useOffsetPages } from '../ui/pager';
+import { Pager, useCountedPages } from '../ui/pager';
 import { attempt, ErrorNote, useLoad } from '../ui/use-load';
 
 /** The brand's orders, newest first, and one order in detail (contract §6, §9). */
 export function OrdersPage() {
-  const pages = useOffsetPages();
+  const pages = useCountedPages();
   const orders = useLoad(() => get<OrderListResponse>(`/orders/admin/all?${pages.query}`), [pages.query]);
   const [open, setOpen] = useState<number | null>(null);
   if (open !== null) return <OrderDetail id={open} onBack={() => setOpen(null)} />;
@@ -38,7 +38,7 @@ export function OrdersPage() {
           },
         ]}
       />
-      <Pager {...pages.pager(orders.data?.total ?? 0)} />
+      <Pager {...pages.pager(orders.data?.total ?? 0, orders.data?.items)} />
     </section>
   );
 }

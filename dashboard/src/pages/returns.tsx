@@ -4,7 +4,7 @@ import type { ReturnListResponse, ReturnResponse } from '../types';
 import { DataTable } from '../ui/data-table';
 import { Confirm, Dialog } from '../ui/dialog';
 import { money, when } from '../ui/format';
-import { Pager, useOffsetPages } from '../ui/pager';
+import { Pager, useCountedPages } from '../ui/pager';
 import { attempt, ErrorNote, useLoad } from '../ui/use-load';
 
 const STATUSES = [
@@ -22,7 +22,7 @@ const STATUSES = [
 /** Returns of the brand's orders (contract §9). */
 export function ReturnsPage() {
   const [status, setStatus] = useState('');
-  const pages = useOffsetPages();
+  const pages = useCountedPages();
   const returns = useLoad(
     () => get<ReturnListResponse>(`/returns?${pages.query}${status ? `&status=${status}` : ''}`),
     [status, pages.query],
@@ -64,7 +64,7 @@ export function ReturnsPage() {
           },
         ]}
       />
-      <Pager {...pages.pager(returns.data?.total ?? 0)} />
+      <Pager {...pages.pager(returns.data?.total ?? 0, returns.data?.items)} />
     </section>
   );
 }

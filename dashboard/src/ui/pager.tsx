@@ -26,17 +26,26 @@ export function Pager(props: PagerProps) {
   );
 }
 
-/** Pages by `offset` through a list that says its `total` (orders, returns: contract §6, §9). */
-export function useOffsetPages() {
-  const [offset, setOffset] = useState(0);
+/**
+ * Pages by `before` through a list that says its `total` (orders, returns: contract §6, §9, §21):
+ * a page costs the same at any depth, where `offset` stops at 10 000. The cursors of the pages
+ * passed are kept to go back up; the position counts the pages passed.
+ */
+export function useCountedPages() {
+  const [cursors, setCursors] = useState<number[]>([]);
+  const before = cursors.at(-1);
+  const skipped = cursors.length * PAGE_SIZE;
   return {
-    query: `limit=${PAGE_SIZE}&offset=${offset}`,
+    query: `limit=${PAGE_SIZE}${before ? `&before=${before}` : ''}`,
     /** Back to the first page, as after a change of filter. */
-    reset: () => setOffset(0),
-    pager: (total: number): PagerProps => ({
-      newer: offset > 0 ? () => setOffset(Math.max(0, offset - PAGE_SIZE)) : undefined,
-      older: offset + PAGE_SIZE < total ? () => setOffset(offset + PAGE_SIZE) : undefined,
-      position: `${total === 0 ? 0 : offset + 1}–${Math.min(offset + PAGE_SIZE, total)} of ${total}`,
+    reset: () => setCursors([]),
+    pager: (total: number, page: readonly { id: number }[] = []): PagerProps => ({
+      newer: cursors.length > 0 ? () => setCursors(cursors.slice(0, -1)) : undefined,
+      older:
+        page.length === PAGE_SIZE && skipped + PAGE_SIZE < total
+          ? () => setCursors([...cursors, page[page.length - 1].id])
+          : undefined,
+      position: `${page.length === 0 ? 0 : skipped + 1}–${skipped + page.length} of ${total}`,
     }),
   };
 }
