@@ -60,6 +60,59 @@ export async function seedScale(base: string): Promise<ScaleSeed> {
   };
 }
 
+/** How many entries a list's first page holds in the scenarios (the events API's is 100: the warm-up writes more). */
+const FIRST_PAGE = 50;
+
+/**
+ * A new database's lists filled to a full first page (returns, journal entries, request-log
+ * failures), so that a first page costs there what a page costs, not what an empty answer costs:
+ * the ratio then tells what the large store adds. Written by SQL into the service's own tables,
+ * each as the service writes it, for the large brand's newest orders and its storefront key.
+ */
+export async function fillFirstPages(url: string, seed: ScaleSeed): Promise<void> {
+  const brand = seed.bigBrandId;
+  await sql(
+    url,
+    `WITH picked AS (SELECT o.id, o.order_number, o.items_total_kopeks FROM orders o
+                      WHERE o.brand_id = $1 AND NOT EXISTS (SELECT 1 FROM returns r WHERE r.order_id = o.id)
+                      ORDER BY o.id DESC LIMIT $2),
+          numbered AS (SELECT p.*, COALESCE((SELECT last FROM return_numbers WHERE brand_id = $1), 0)
+                                   + row_number() OVER (ORDER BY p.id) AS n FROM picked p),
+          made AS (INSERT INTO returns (brand_id, return_number, order_id, order_number, external_return_id, origin,
+                                        status, reason_code, refund_kopeks, refund_status)
+                   SELECT $1, 'R-' || lpad(n::text, 6, '0'), id, order_number, 'RMA-' || id, 'customer', 'requested',
+                          'wrong_size', items_total_kopeks, 'pending' FROM numbered RETURNING id, order_id)
+     INSERT INTO return_items (return_id, order_item_id, product_id, size_id, article, size, quantity, received_quantity,
+                               restocked_quantity, price_kopeks)
+     SELECT m.id, i.id, i.product_id, i.size_id, i.article, i.size, i.quantity, 0, 0, i.price_kopeks
+       FROM made m JOIN order_items i ON i.order_id = m.order_id`,
+    [brand, FIRST_PAGE],
+  );
+  await sql(
+    url,
+    `INSERT INTO return_numbers (brand_id, last) VALUES ($1, (SELECT count(*) FROM returns WHERE brand_id = $1))
+     ON CONFLICT (brand_id) DO UPDATE SET last = EXCLUDED.last`,
+    [brand],
+  );
+  await sql(
+    url,
+    `INSERT INTO security_journal (type, brand_id, actor_kind, actor_id, method, path, ip, details, at)
+     SELECT 'integration_key_issued', $1, 'user', 1, 'POST', '/admin/brands/' || $1 || '/integration-keys', '127.0.0.1',
+            jsonb_build_object('keyId', $3::int, 'name', 'scale ' || n, 'permissions', jsonb_build_array('orders.read')),
+            now() - n * interval '1 minute'
+       FROM generate_series(1, $2) AS n`,
+    [brand, FIRST_PAGE, seed.bigStorefrontKeyId],
+  );
+  await sql(
+    url,
+    `INSERT INTO request_failures (key_id, at, method, route, path, status, error, request_id, duration_ms, ip)
+     SELECT $1, now() - n * interval '1 minute', 'POST', '/orders/integrations/partner/webhook',
+            '/orders/integrations/partner/webhook', 422, 'Unknown storefront article', 'scale-' || n, 3.5, '127.0.0.1'
+       FROM generate_series(1, $2) AS n`,
+    [seed.bigStorefrontKeyId, FIRST_PAGE],
+  );
+}
+
 const get = (path: string, token: string): BenchRequest => ({
   method: 'GET',
   path,

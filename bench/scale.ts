@@ -11,7 +11,7 @@
  * `--reuse` keeps the large store between runs (its database and the seed file beside it), so a
  * change is measured without building it again (`--prune-only`: then only the pruning's measure); the service's start applies new migrations to it
  * first, as it would to a production store. SCALE_DURATION (seconds, default 5) sets each
- * scenario's length. On DATABASE_URL's server, else on an embedded one kept in the temp folder.
+ * scenario's length, SCALE_ROUNDS (default 3) how many times it runs on each database. On DATABASE_URL's server, else on an embedded one kept in the temp folder.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,7 +22,7 @@ import { CpuMeter, perRequestUs } from './cpu-meter';
 import { sql } from './database';
 import { run, type NextRequest } from './load';
 import { addPrunableMonth, buildLargeStore } from './scale-data';
-import { scaleScenarios, seedScale, timeLookups, type ScaleSeed } from './scale-workload';
+import { fillFirstPages, scaleScenarios, seedScale, timeLookups, type ScaleSeed } from './scale-workload';
 import { startService, stopService, waitHealthy } from './service-process';
 import { webhookRequest } from './workload';
 
@@ -38,7 +38,10 @@ const HOME = path.join(tmpdir(), 'cil-bench-scale');
 const PRUNE_LOAD = { rate: 150, connections: 10 };
 const PRUNE_SLICE_S = 5;
 const PRUNE_BASELINE_S = 60;
-const PRUNE_MAX_S = 180;
+/** How many times each scenario runs on each database (medians kept), and how long to wait for autovacuum. */
+const ROUNDS = Number(process.env.SCALE_ROUNDS ?? 3);
+const SETTLE_MAX_S = 180;
+const PRUNE_MAX_S = 600;
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -81,8 +84,15 @@ async function main(): Promise<void> {
   const fresh = withDatabaseName(server, freshName);
   try {
     const freshSeed = await withService(fresh, {}, (base) => seedScale(base));
-    const onFresh = await withService(fresh, {}, (base, pid) => measureAll(base, pid, fresh, freshSeed, true));
-    const onLarge = await withService(large, {}, (base, pid) => measureAll(base, pid, large, largeSeed, false));
+    const { onFresh, onLarge } = await withService(fresh, {}, (freshBase, freshPid) =>
+      withService(large, {}, async (largeBase, largePid) =>
+        measurePairs(
+          server,
+          await prepare({ base: freshBase, pid: freshPid, url: fresh, seed: freshSeed, isNew: true }),
+          await prepare({ base: largeBase, pid: largePid, url: large, seed: largeSeed, isNew: false }),
+        ),
+      ),
+    );
     const lookupsMs = await withService(large, {}, (base) => timeLookups(base, largeSeed));
     const ratios = Object.fromEntries(
       Object.keys(onFresh).map((name) => [name, round(onLarge[name].cpuUs / onFresh[name].cpuUs)]),
@@ -135,34 +145,97 @@ async function withService<T>(
   }
 }
 
-/** Every scenario on one database: a warm-up of the writes, then each for DURATION seconds. */
-async function measureAll(
-  base: string,
-  pid: number,
-  url: string,
-  seed: ScaleSeed,
-  isNew: boolean,
-): Promise<Record<string, Measured>> {
-  await run(base, 'warmup', () => webhookRequest(seed.bigStorefrontKey, [], 0), 3);
-  const scenarios = await scaleScenarios(base, url, seed);
+interface Side {
+  base: string;
+  pid: number;
+  url: string;
+  seed: ScaleSeed;
+  isNew: boolean;
+}
+
+/** A database's service warmed up, with its scenarios and its CPU meter. */
+async function prepare(side: Side) {
+  await run(side.base, 'warmup', () => webhookRequest(side.seed.bigStorefrontKey, [], 0), 3);
+  if (side.isNew) await fillFirstPages(side.url, side.seed);
+  const scenarios = await scaleScenarios(side.base, side.url, side.seed);
   // A new database's statistics are those of empty tables; the large store's were taken after its build.
-  if (isNew) await sql(url, 'ANALYZE');
-  const cpu = new CpuMeter(pid, url);
-  const measured: Record<string, Measured> = {};
-  for (const [name, next] of Object.entries(scenarios)) {
-    await run(base, `${name} (warm-up)`, next, 1);
-    const before = await cpu.sample();
-    const result = await run(base, `${name} on the ${isNew ? 'new database' : 'large store'}`, next, DURATION);
-    const answered = Object.values(result.statuses).reduce((n, c) => n + c, 0);
-    const us = perRequestUs(before, await cpu.sample(), answered);
-    measured[name] = {
-      cpuUs: us ? us.service + us.database : NaN,
-      p99: result.p99,
-      reqPerSec: result.reqPerSec,
-      errors: result.errors,
-    };
+  if (side.isNew) await sql(side.url, 'ANALYZE');
+  return { ...side, scenarios, cpu: new CpuMeter(side.pid, side.url) };
+}
+
+/**
+ * Every scenario on both databases, their services up side by side: each scenario runs ROUNDS
+ * times on each, alternating which goes first, and keeps its medians, so that what the machine
+ * does meanwhile (a checkpoint, a vacuum, another program) weighs on both sides alike.
+ */
+async function measurePairs(server: string, fresh: Prepared, large: Prepared) {
+  await settle(server);
+  const onFresh: Record<string, Measured> = {};
+  const onLarge: Record<string, Measured> = {};
+  for (const name of Object.keys(fresh.scenarios)) {
+    const runs = new Map<Prepared, Measured[]>([
+      [fresh, []],
+      [large, []],
+    ]);
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const side of round % 2 === 0 ? [fresh, large] : [large, fresh]) {
+        runs.get(side)!.push(await measureOne(side, name));
+      }
+    }
+    onFresh[name] = medianOf(runs.get(fresh)!);
+    onLarge[name] = medianOf(runs.get(large)!);
   }
-  return measured;
+  return { onFresh, onLarge };
+}
+
+type Prepared = Awaited<ReturnType<typeof prepare>>;
+
+async function measureOne(side: Prepared, name: string): Promise<Measured> {
+  const next = side.scenarios[name];
+  await run(side.base, `${name} (warm-up)`, next, 1);
+  const before = await side.cpu.sample();
+  const result = await run(side.base, `${name} on the ${side.isNew ? 'new database' : 'large store'}`, next, DURATION);
+  const answered = Object.values(result.statuses).reduce((n, c) => n + c, 0);
+  const us = perRequestUs(before, await side.cpu.sample(), answered);
+  return {
+    cpuUs: us ? us.service + us.database : NaN,
+    p99: result.p99,
+    reqPerSec: result.reqPerSec,
+    errors: result.errors,
+  };
+}
+
+/** Each figure's median over the runs (errors: their sum). */
+function medianOf(runs: Measured[]): Measured {
+  const median = (values: number[]) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    const mid = Math.floor(sorted.length / 2);
+    return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  };
+  return {
+    cpuUs: Math.round(median(runs.map((r) => r.cpuUs))),
+    p99: median(runs.map((r) => r.p99)),
+    reqPerSec: Math.round(median(runs.map((r) => r.reqPerSec))),
+    errors: runs.reduce((n, r) => n + r.errors, 0),
+  };
+}
+
+/**
+ * Waits (up to SETTLE_MAX_S) until the server runs no autovacuum, after a checkpoint: a store just
+ * built or pruned is vacuumed for minutes, on the cores the measure shares.
+ */
+async function settle(server: string): Promise<void> {
+  await sql(server, 'CHECKPOINT');
+  const until = Date.now() + SETTLE_MAX_S * 1000;
+  while (Date.now() < until) {
+    const { rows } = await sql(
+      server,
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE backend_type = 'autovacuum worker'`,
+    );
+    if (rows[0].n === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+  }
+  log(`autovacuum still running after ${SETTLE_MAX_S} s: measuring anyway`);
 }
 
 /**
@@ -184,6 +257,7 @@ async function measurePruning(url: string, seed: ScaleSeed) {
     }
     return { p99: percentile(latencies, 0.99), worstSlice: Math.max(...sliceP99s), answers: latencies.length };
   };
+  await settle(url);
   const quiet = { EVENTS_PRUNE_SECONDS: '0' };
   const baseline = await withService(url, quiet, async (base) => {
     await run(base, 'warmup', next, 3, PRUNE_LOAD);
