@@ -74,13 +74,13 @@ export async function fillFirstPages(url: string, seed: ScaleSeed): Promise<void
   await sql(
     url,
     `WITH picked AS (SELECT o.id, o.order_number, o.items_total_kopeks FROM orders o
-                      WHERE o.brand_id = $1 AND NOT EXISTS (SELECT 1 FROM returns r WHERE r.order_id = o.id)
-                      ORDER BY o.id DESC LIMIT $2),
-          numbered AS (SELECT p.*, COALESCE((SELECT last FROM return_numbers WHERE brand_id = $1), 0)
+                      WHERE o.brand_id = $1::int AND NOT EXISTS (SELECT 1 FROM returns r WHERE r.order_id = o.id)
+                      ORDER BY o.id DESC LIMIT $2::int),
+          numbered AS (SELECT p.*, COALESCE((SELECT last FROM return_numbers WHERE brand_id = $1::int), 0)
                                    + row_number() OVER (ORDER BY p.id) AS n FROM picked p),
           made AS (INSERT INTO returns (brand_id, return_number, order_id, order_number, external_return_id, origin,
                                         status, reason_code, refund_kopeks, refund_status)
-                   SELECT $1, 'R-' || lpad(n::text, 6, '0'), id, order_number, 'RMA-' || id, 'customer', 'requested',
+                   SELECT $1::int, 'R-' || lpad(n::text, 6, '0'), id, order_number, 'RMA-' || id, 'customer', 'requested',
                           'wrong_size', items_total_kopeks, 'pending' FROM numbered RETURNING id, order_id)
      INSERT INTO return_items (return_id, order_item_id, product_id, size_id, article, size, quantity, received_quantity,
                                restocked_quantity, price_kopeks)
@@ -90,25 +90,25 @@ export async function fillFirstPages(url: string, seed: ScaleSeed): Promise<void
   );
   await sql(
     url,
-    `INSERT INTO return_numbers (brand_id, last) VALUES ($1, (SELECT count(*) FROM returns WHERE brand_id = $1))
+    `INSERT INTO return_numbers (brand_id, last) VALUES ($1::int, (SELECT count(*) FROM returns WHERE brand_id = $1::int))
      ON CONFLICT (brand_id) DO UPDATE SET last = EXCLUDED.last`,
     [brand],
   );
   await sql(
     url,
     `INSERT INTO security_journal (type, brand_id, actor_kind, actor_id, method, path, ip, details, at)
-     SELECT 'integration_key_issued', $1, 'user', 1, 'POST', '/admin/brands/' || $1 || '/integration-keys', '127.0.0.1',
+     SELECT 'integration_key_issued', $1::int, 'user', 1, 'POST', '/admin/brands/' || $1::int || '/integration-keys', '127.0.0.1',
             jsonb_build_object('keyId', $3::int, 'name', 'scale ' || n, 'permissions', jsonb_build_array('orders.read')),
             now() - n * interval '1 minute'
-       FROM generate_series(1, $2) AS n`,
+       FROM generate_series(1, $2::int) AS n`,
     [brand, FIRST_PAGE, seed.bigStorefrontKeyId],
   );
   await sql(
     url,
     `INSERT INTO request_failures (key_id, at, method, route, path, status, error, request_id, duration_ms, ip)
-     SELECT $1, now() - n * interval '1 minute', 'POST', '/orders/integrations/partner/webhook',
+     SELECT $1::int, now() - n * interval '1 minute', 'POST', '/orders/integrations/partner/webhook',
             '/orders/integrations/partner/webhook', 422, 'Unknown storefront article', 'scale-' || n, 3.5, '127.0.0.1'
-       FROM generate_series(1, $2) AS n`,
+       FROM generate_series(1, $2::int) AS n`,
     [seed.bigStorefrontKeyId, FIRST_PAGE],
   );
 }

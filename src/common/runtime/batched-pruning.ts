@@ -9,10 +9,10 @@ export const PRUNE_PAUSE_MS = 20;
 
 /**
  * And at least this many times the last batch's own time: the prunings of an instance together
- * take at most a fifth of a database connection's time. Three prunings each pausing on its own,
- * running side by side, pruned a month of a million-order store (4.3 million rows) in 124 s
- * while the storefront webhook's p99 at 150 orders a second rose from 34 to 49 ms (bench:scale,
- * 2026-12-07).
+ * take at most a fifth of a database connection's time. In one turn (inTurn), a month of a
+ * million-order store (4.3 million rows) was pruned in 312 s and the storefront webhook's p99 at
+ * 150 orders a second did not move; the three prunings each pausing on its own took 125 s and
+ * moved it by 24 % (bench:scale, 2026-12-07; PERF-34).
  */
 export const PRUNE_PAUSE_FACTOR = 4;
 

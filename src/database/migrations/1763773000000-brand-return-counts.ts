@@ -19,7 +19,10 @@ export class BrandReturnCounts1763773000000 implements MigrationInterface {
     // Another instance may be writing returns while this runs: hold them off until the count is taken.
     await q.query(`LOCK TABLE "returns" IN SHARE ROW EXCLUSIVE MODE`);
     // One statement, its rows sorted: two transactions moving returns between the same two states
-    // in opposite directions take the count rows' locks in one order and cannot deadlock.
+    // in opposite directions take the count rows' locks in one order and cannot deadlock. A row
+    // trigger, as the service moves one return a statement; an UPDATE of many returns by hand takes
+    // the count rows in its rows' order (a statement trigger cannot name columns and see the rows).
+    // Never a count of the same row twice: an UPDATE that keeps status and brand fires nothing.
     await q.query(`
       CREATE FUNCTION "count_return_change"() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
