@@ -1,17 +1,20 @@
 /**
- * npm run bench:scale [-- --reuse] [--json FILE]
+ * npm run bench:scale [-- --reuse] [--prune-only] [--json FILE]
  *
  * What a request costs on a store a few years old, beside what it costs on a new one (contract
  * §21). Builds a large store (bench/scale-data.ts: a million orders and the rest, by bulk SQL),
- * then starts the built service on it and on a new database in turn, runs the same scenarios on
- * each and prints each pair's ratio of CPU per request (the service's and PostgreSQL's) and of
- * p99. On the large store it then times the lookups of a buyer (erasure and export by phone and
- * by e-mail) and measures the storefront webhook's p99 while a month of history is pruned.
+ * then starts the built service on it and on a new database side by side, runs the same
+ * scenarios on each, alternating, and prints each pair's ratio of CPU per request (the service's
+ * and PostgreSQL's) and of p99. On the large store it then times the lookups of a buyer (erasure
+ * and export by phone and by e-mail) and measures the storefront webhook's p99 while a month of
+ * history is pruned.
  *
  * `--reuse` keeps the large store between runs (its database and the seed file beside it), so a
- * change is measured without building it again (`--prune-only`: then only the pruning's measure); the service's start applies new migrations to it
- * first, as it would to a production store. SCALE_DURATION (seconds, default 5) sets each
- * scenario's length, SCALE_ROUNDS (default 3) how many times it runs on each database. On DATABASE_URL's server, else on an embedded one kept in the temp folder.
+ * change is measured without building it again; the service's start applies new migrations to it
+ * first, as it would to a production store. `--prune-only` then measures the pruning alone.
+ * SCALE_DURATION (seconds, default 5) sets each scenario's length, SCALE_ROUNDS (default 3) how
+ * many times it runs on each database. On DATABASE_URL's server, else on an embedded one kept in
+ * the temp folder.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
