@@ -120,7 +120,9 @@ describe('the data layer', () => {
     const created = new Set<string>();
     const dir = join(SRC, 'database', 'migrations');
     for (const name of readdirSync(dir)) {
-      for (const match of readFileSync(join(dir, name), 'utf8').matchAll(/CREATE TABLE "?([a-z_]+)/g))
+      for (const match of readFileSync(join(dir, name), 'utf8').matchAll(
+        /CREATE TABLE (?:IF NOT EXISTS )?"?([a-z_]+)/g,
+      ))
         created.add(match[1]);
     }
     expect([...created].sort()).toEqual(Object.keys(OWNERS).sort());

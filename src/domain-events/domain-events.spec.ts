@@ -73,7 +73,7 @@ describe('DomainEvents', () => {
     // After its last event, else the numbers its pruned events left (EventsPruning).
     expect(text.match(/LEFT JOIN domain_event_floors/g)).toHaveLength(1);
     expect(text).toContain(
-      '(COALESCE(last.sequence, pruned.sequence, 0) + 1)::int, (GREATEST(domain_event_position(), last.position, pruned.position))::bigint',
+      '(COALESCE(GREATEST(last.sequence, pruned.sequence), 0) + 1)::int, (GREATEST(domain_event_position(), last.position, pruned.position))::bigint',
     );
     expect(text).toContain('(o.n)::int, (GREATEST(domain_event_position(), o.p))::bigint');
     expect(text).toContain('(1)::int, (domain_event_position())::bigint');
